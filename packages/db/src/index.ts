@@ -1,0 +1,8 @@
+export { createPrismaClient, type PrismaClientOptions, poolSizeFromEnv } from "./client.ts";
+export * from "./fixtures.ts";
+export type { Order, OrderStatus, Product, User } from "./generated/prisma/client.ts";
+export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+export { applyMigrations, readMigrations } from "./migrate.ts";
+export { hashPassword, SCRYPT_PARAMS, verifyPassword } from "./password.ts";
+export { type PostgresProvider, type PostgresServer, prepareTemplate, provisionPostgres } from "./provision.ts";
+export { checksumDatabase, countsFor, generateSeed, seedDatabase } from "./seed.ts";

@@ -1,0 +1,36 @@
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+
+// The format every implementation reads and writes (API.md): scrypt$N$r$p$<salt b64>$<hash b64>.
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+export const SCRYPT_PARAMS = { N: 16384, r: 8, p: 1, keyLength: 64, saltLength: 16 } as const;
+const MAX_MEM = 64 * 1024 * 1024;
+
+export async function hashPassword(password: string, salt: Buffer = randomBytes(SCRYPT_PARAMS.saltLength)) {
+  const { N, r, p, keyLength } = SCRYPT_PARAMS;
+  const hash = await scrypt(password, salt, keyLength, { N, r, p, maxmem: MAX_MEM });
+  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${hash.toString("base64")}`;
+}
+
+// A well-formed hash of no one's password: verifying against it costs what a real check costs, so that a
+// login with an unknown email takes as long as one with a wrong password.
+const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString("base64")}$${Buffer.alloc(64).toString("base64")}`;
+
+/** Checks a password against a stored hash; a null or malformed hash still spends one scrypt and fails. */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const parts = (stored ?? DUMMY_HASH).split("$");
+  const valid = parts.length === 6 && parts[0] === "scrypt";
+  const [, n, r, p, saltB64, hashB64] = valid ? parts : DUMMY_HASH.split("$");
+  const expected = Buffer.from(hashB64 ?? "", "base64");
+  const N = Number(n);
+  const params = { N, r: Number(r), p: Number(p), maxmem: MAX_MEM };
+  if (!Number.isInteger(N) || N < 2 || expected.length === 0) return false;
+  const actual = await scrypt(password, Buffer.from(saltB64 ?? "", "base64"), expected.length, params);
+  return valid && stored != null && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,141 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fixtureOrders, fixtureProducts, fixtureUsers, SEED_PASSWORD } from "../src/fixtures.ts";
+import { applyMigrations } from "../src/migrate.ts";
+import { verifyPassword } from "../src/password.ts";
+import type { PostgresServer } from "../src/provision.ts";
+import { checksumDatabase, DatabaseNotEmptyError, generateSeed, seedDatabase } from "../src/seed.ts";
+import { testServer, uniqueName } from "./helpers.ts";
+
+const SEED_CLI = fileURLToPath(new URL("../src/cli/seed.ts", import.meta.url));
+let server: PostgresServer;
+
+async function migratedDatabase(prefix: string) {
+  const url = await server.createDatabase(uniqueName(prefix));
+  await applyMigrations(url);
+  return url;
+}
+
+function runSeedCli(args: string[], databaseUrl?: string) {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  return spawnSync(process.execPath, [SEED_CLI, ...args], { env, encoding: "utf8", timeout: 60_000 });
+}
+
+beforeAll(async () => {
+  server = await testServer();
+});
+afterAll(() => server?.stop());
+
+describe("seed", () => {
+  it("yields identical data, ids included, when run twice on two empty databases", async () => {
+    const [a, b] = await Promise.all([migratedDatabase("seed_a"), migratedDatabase("seed_b")]);
+    await seedDatabase(a);
+    await seedDatabase(b);
+    const [sumA, sumB] = await Promise.all([checksumDatabase(a), checksumDatabase(b)]);
+    expect(sumA).toMatchObject({ users: 1000, products: 5000, orders: 10000 });
+    expect(sumA.checksum).toMatch(/^[0-9a-f]{32}$/);
+    expect(sumB).toEqual(sumA);
+  });
+
+  it("gives the same checksum again after --reset, and differs once a row changes", async () => {
+    const url = await migratedDatabase("seed_reset");
+    await seedDatabase(url);
+    const before = await checksumDatabase(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query("UPDATE products SET stock = stock + 1 WHERE id = $1", [fixtureProducts.unordered.id]);
+    await client.end();
+    expect((await checksumDatabase(url)).checksum).not.toBe(before.checksum);
+    await seedDatabase(url, { reset: true });
+    expect(await checksumDatabase(url)).toEqual(before);
+  });
+
+  it("refuses to write over a database that holds data unless told to reset", async () => {
+    const url = await migratedDatabase("seed_refuse");
+    await seedDatabase(url);
+    await expect(seedDatabase(url)).rejects.toBeInstanceOf(DatabaseNotEmptyError);
+    const result = runSeedCli([], url);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/already holds 16000 rows; pass --reset/);
+  });
+
+  it("doubles every count with --scale 2 from the command line", async () => {
+    const url = await migratedDatabase("seed_scale");
+    const result = runSeedCli(["--scale", "2"], url);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/seeded 2000 users, 10000 products, 20000 orders/);
+    expect(await checksumDatabase(url)).toMatchObject({ users: 2000, products: 10000, orders: 20000 });
+  });
+
+  it.each([
+    [["--scale", "-1"], /--scale must be greater than 0, got -1/],
+    [["--scale", "0"], /--scale must be greater than 0/],
+    [["--scale", "abc"], /--scale must be a number, got "abc"/],
+    [["--scale", "1e9"], /--scale must be at most 100/],
+    [["--scale"], /--scale.*argument/],
+    [["--sacle", "2"], /Unknown option '--sacle'/],
+  ])("rejects bad input %j with a clear message and a non-zero exit, before touching a database", (args, message) => {
+    const result = runSeedCli(args, "postgres://nobody@127.0.0.1:1/none");
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toMatch(/usage: pnpm db:seed/);
+  });
+
+  it("fails clearly without DATABASE_URL", () => {
+    const result = runSeedCli([]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/DATABASE_URL is not set/);
+  });
+
+  it("writes the named fixture rows, with the properties tests rely on", async () => {
+    const url = await server.createDatabase(uniqueName("seed_fixtures"), { template: inject("pgTemplate") });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const product = async (id: string) =>
+        (
+          await client.query(
+            "SELECT stock, (SELECT count(*)::int FROM orders WHERE product_id = $1) AS orders FROM products WHERE id = $1",
+            [id],
+          )
+        ).rows[0];
+      expect(await product(fixtureProducts.lowStock.id)).toEqual({ stock: 10, orders: 0 });
+      expect(await product(fixtureProducts.outOfStock.id)).toEqual({ stock: 0, orders: 0 });
+      expect(await product(fixtureProducts.unordered.id)).toEqual({ stock: 1000, orders: 0 });
+      expect((await product(fixtureProducts.ordered.id))?.orders).toBe(Object.keys(fixtureOrders).length);
+      const statuses = await client.query("SELECT id, status, user_id FROM orders WHERE product_id = $1 ORDER BY id", [
+        fixtureProducts.ordered.id,
+      ]);
+      expect(statuses.rows).toEqual(
+        Object.values(fixtureOrders).map((o) => ({ id: o.id, status: o.status, user_id: fixtureUsers.buyer.id })),
+      );
+      const noOrders = await client.query("SELECT count(*)::int AS n FROM orders WHERE user_id = $1", [
+        fixtureUsers.noOrders.id,
+      ]);
+      expect(noOrders.rows[0].n).toBe(0);
+      const { rows } = await client.query("SELECT password_hash FROM users WHERE id = $1", [fixtureUsers.buyer.id]);
+      expect(rows[0].password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+      expect(await verifyPassword(SEED_PASSWORD, rows[0].password_hash)).toBe(true);
+      expect(await verifyPassword("wrong-password", rows[0].password_hash)).toBe(false);
+      const sample = await client.query(
+        "SELECT count(*)::int AS n FROM orders WHERE total_cents <> unit_price_cents * quantity",
+      );
+      expect(sample.rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("gives rows that share createdAt, so that list tie-breaks are exercised", async () => {
+    const data = await generateSeed(1);
+    const times = data.orders.map((o) => o.createdAt);
+    expect(new Set(times).size).toBeLessThan(times.length);
+    expect(new Set(data.users.map((u) => u.email)).size).toBe(data.users.length);
+    expect(data.products.some((p) => p.stock === 0)).toBe(true);
+  });
+});
