@@ -17,6 +17,18 @@ export const PROVIDERS: readonly PostgresProvider[] = ["env", "testcontainers", 
 /** The official image, pinned to a major; PG_IMAGE overrides it (CI points it at a locally built stand-in). */
 export const DEFAULT_PG_IMAGE = "postgres:18";
 
+/**
+ * Settings for servers this module starts: throwaway data, so durability is traded for speed; room for every
+ * implementation's pool; pg_stat_statements loaded so the contract suite can count each route's statements.
+ */
+const SERVER_SETTINGS = [
+  ["fsync", "off"],
+  ["synchronous_commit", "off"],
+  ["full_page_writes", "off"],
+  ["max_connections", "300"],
+  ["shared_preload_libraries", "pg_stat_statements"],
+].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+
 export interface PostgresServer {
   provider: PostgresProvider;
   /** A connection string to the server's maintenance database, with rights to create databases. */
@@ -199,16 +211,7 @@ async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> 
     // PostgreSQL refuses to run as root; on root-only machines (CI, containers) it needs a system user.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: [
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
-      "-c",
-      "max_connections=300",
-    ],
+    postgresFlags: SERVER_SETTINGS,
     onLog: () => {},
     onError: () => {},
   });
@@ -232,7 +235,7 @@ async function startTestcontainer(env: NodeJS.ProcessEnv, log: (m: string) => vo
     .withDatabase("postgres")
     .withUsername("postgres")
     .withPassword("postgres")
-    .withCommand(["postgres", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=300"])
+    .withCommand(["postgres", ...SERVER_SETTINGS])
     .start();
   log(`postgres: Docker engine found; started ${image} with Testcontainers in ${Date.now() - started} ms`);
   return attach("testcontainers", container.getConnectionUri(), async () => {

@@ -1,0 +1,46 @@
+import type { HttpMetrics, Services } from "@api-ref/core";
+import express from "express";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import { notFound, problemHandler } from "./middleware/errors.ts";
+import { recordMetrics } from "./middleware/metrics.ts";
+import { requestId } from "./middleware/request-context.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { orderRoutes } from "./routes/orders.ts";
+import { productRoutes } from "./routes/products.ts";
+import { userRoutes } from "./routes/users.ts";
+
+export interface AppOptions {
+  services: Services;
+  metrics: HttpMetrics;
+  logger: Logger;
+}
+
+/** Wires the API on Express: app settings, cross-cutting middleware, one router per resource, then errors. */
+export function buildApp({ services, metrics, logger }: AppOptions) {
+  const app = express();
+  app.disable("x-powered-by");
+  // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
+  // No ETags: no other framework here computes them by default, and each costs a hash of the body.
+  app.set("etag", false);
+  app.set("query parser", "simple");
+
+  app.use(requestId);
+  app.use(recordMetrics(metrics));
+  if (logger.level !== "silent") {
+    app.use(pinoHttp({ logger, genReqId: (_req, res) => res.getHeader("x-request-id") as string }));
+  }
+
+  app.use(metaRoutes(services, metrics));
+  app.use(userRoutes(services));
+  app.use(productRoutes(services));
+  app.use(orderRoutes(services));
+  app.use(authRoutes(services));
+
+  app.use(notFound);
+  app.use(problemHandler(logger));
+  return app;
+}

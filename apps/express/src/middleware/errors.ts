@@ -1,0 +1,54 @@
+import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { Logger } from "pino";
+
+function sendProblem(res: Response, error: ProblemError) {
+  res.status(error.status).set(error.headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toJSON()));
+}
+
+/** `router.route(path)….all(methodNotAllowed(path))`: 405 with the contract's `allow` for that path. */
+export const methodNotAllowed =
+  (path: string): RequestHandler =>
+  (req, _res, next) =>
+    next(
+      problem("methodNotAllowed", `${req.method} is not supported on ${path}.`, {
+        headers: { allow: allowHeader(path) },
+      }),
+    );
+
+export const notFound: RequestHandler = (req, _res, next) => next(problem("notFound", `Nothing lives at ${req.path}.`));
+
+/** Errors from body-parser carry a `type`; they become the contract's problems. */
+function fromBodyParser(error: { type?: string }): ProblemError | undefined {
+  switch (error.type) {
+    case "entity.too.large":
+      return payloadTooLarge();
+    case "charset.unsupported":
+    case "encoding.unsupported":
+      return unsupportedMediaType();
+    case "entity.parse.failed":
+    case "request.aborted":
+    case "request.size.invalid":
+      return malformedJson();
+    default:
+      return undefined;
+  }
+}
+
+/** The one error handler: every error leaves as problem+json; stack traces and internals never do. */
+export const problemHandler =
+  (logger: Logger): ErrorRequestHandler =>
+  (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const log = req.log ?? logger;
+    if (error instanceof ProblemError) return sendProblem(res, error);
+    const known = fromBodyParser(error);
+    if (known) return sendProblem(res, known);
+    if (isDatabaseUnavailable(error)) {
+      log.warn({ err: error }, "database unavailable");
+      return sendProblem(res, problem("unavailable", "The database cannot be reached; try again shortly."));
+    }
+    log.error({ err: error }, "unhandled error");
+    sendProblem(res, problem("internal", "An unexpected error occurred."));
+  };

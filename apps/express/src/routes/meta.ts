@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import type { HttpMetrics, Services } from "@api-ref/core";
+import { Router } from "express";
+import { methodNotAllowed } from "../middleware/errors.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { validate } from "../middleware/validate.ts";
+
+export function metaRoutes(services: Services, metrics: HttpMetrics) {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  router
+    .route("/")
+    .get((_req, res) => {
+      res.type("text/plain").send("Hello World!");
+    })
+    .all(methodNotAllowed("/"));
+
+  router
+    .route("/health")
+    .get((_req, res) => {
+      res.json({ status: "ok", timestamp: Date.now(), framework: "express" });
+    })
+    .all(methodNotAllowed("/health"));
+
+  router
+    .route("/ready")
+    .get(async (_req, res) => {
+      await services.ping();
+      res.json({ status: "ok" });
+    })
+    .all(methodNotAllowed("/ready"));
+
+  router
+    .route("/echo")
+    .post(jsonBody, validate({ body: EchoBody }), (req, res) => {
+      res.json({ ...req.body, txnId: randomUUID() });
+    })
+    .all(methodNotAllowed("/echo"));
+
+  router
+    .route("/metrics")
+    .get(async (_req, res) => {
+      res.type(metrics.contentType).send(await metrics.render());
+    })
+    .all(methodNotAllowed("/metrics"));
+
+  router
+    .route("/openapi.json")
+    .get((_req, res) => {
+      res.json(openApiDocument);
+    })
+    .all(methodNotAllowed("/openapi.json"));
+
+  router
+    .route("/docs")
+    .get((_req, res) => {
+      res.type("html").send(docsHtml);
+    })
+    .all(methodNotAllowed("/docs"));
+
+  return router;
+}

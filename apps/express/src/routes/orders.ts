@@ -1,0 +1,44 @@
+import {
+  CreateOrderBody,
+  CreateOrderHeaders,
+  GetOrderQuery,
+  IdParams,
+  ListOrdersQuery,
+  UpdateOrderBody,
+} from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import { Router } from "express";
+import { methodNotAllowed } from "../middleware/errors.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { validate } from "../middleware/validate.ts";
+
+export function orderRoutes({ orders }: Services) {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  router
+    .route("/orders")
+    .get(validate({ query: ListOrdersQuery }), async (_req, res) => {
+      res.json(await orders.list(res.locals.query));
+    })
+    .post(jsonBody, validate({ headers: CreateOrderHeaders, body: CreateOrderBody }), async (req, res) => {
+      const { order } = await orders.create(req.body, res.locals.headers["idempotency-key"]);
+      res.status(201).location(`/orders/${order.id}`).json(order);
+    })
+    .all(methodNotAllowed("/orders"));
+
+  router
+    .route("/orders/:id")
+    .get(validate({ params: IdParams, query: GetOrderQuery }), async (_req, res) => {
+      res.json(await orders.get(res.locals.params.id, res.locals.query.include));
+    })
+    .patch(jsonBody, validate({ params: IdParams, body: UpdateOrderBody }), async (req, res) => {
+      res.json(await orders.updateStatus(res.locals.params.id, req.body.status));
+    })
+    .delete(validate({ params: IdParams }), async (_req, res) => {
+      await orders.remove(res.locals.params.id);
+      res.status(204).end();
+    })
+    .all(methodNotAllowed("/orders/:id"));
+
+  return router;
+}

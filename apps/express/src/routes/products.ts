@@ -1,0 +1,37 @@
+import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import { Router } from "express";
+import { methodNotAllowed } from "../middleware/errors.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { validate } from "../middleware/validate.ts";
+
+export function productRoutes({ products }: Services) {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  router
+    .route("/products")
+    .get(validate({ query: ListProductsQuery }), async (_req, res) => {
+      res.json(await products.list(res.locals.query));
+    })
+    .post(jsonBody, validate({ body: CreateProductBody }), async (req, res) => {
+      const product = await products.create(req.body);
+      res.status(201).location(`/products/${product.id}`).json(product);
+    })
+    .all(methodNotAllowed("/products"));
+
+  router
+    .route("/products/:id")
+    .get(validate({ params: IdParams }), async (_req, res) => {
+      res.json(await products.get(res.locals.params.id));
+    })
+    .patch(jsonBody, validate({ params: IdParams, body: UpdateProductBody }), async (req, res) => {
+      res.json(await products.update(res.locals.params.id, req.body));
+    })
+    .delete(validate({ params: IdParams }), async (_req, res) => {
+      await products.remove(res.locals.params.id);
+      res.status(204).end();
+    })
+    .all(methodNotAllowed("/products/:id"));
+
+  return router;
+}

@@ -1,0 +1,48 @@
+// The one list of implementations, read by the contract suite and the benchmark. Adding an implementation
+// means adding one entry here: both pick it up.
+import { fileURLToPath } from "node:url";
+
+export interface Implementation {
+  /** Unique id, used by `--impl` (e.g. `fastify-zod`). */
+  name: string;
+  /** The `framework` string its /health reports. */
+  framework: string;
+  /** Which mode or platform of the framework, when an app has several. */
+  variant: string;
+  language: "typescript" | "python";
+  /** App directory, relative to the repository root. */
+  dir: string;
+  /** Command run once before starting, for apps that compile (cwd: dir). */
+  build?: { command: string; args: string[] };
+  /** How to start it in production (cwd: dir); PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL come from the env. */
+  start: { command: string; args: string[]; env?: Record<string, string> };
+}
+
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+export const implementations: readonly Implementation[] = [
+  {
+    name: "express",
+    framework: "express",
+    variant: "default",
+    language: "typescript",
+    dir: "apps/express",
+    start: { command: process.execPath, args: ["src/server.ts"] },
+  },
+];
+
+/** Resolves `--impl a,b` against the list; throws a message naming the known ones on a typo. */
+export function selectImplementations(names: string | undefined): Implementation[] {
+  if (!names) return [...implementations];
+  const wanted = names
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = wanted.filter((n) => !implementations.some((i) => i.name === n));
+  if (unknown.length > 0 || wanted.length === 0) {
+    throw new Error(
+      `unknown implementation ${unknown.join(", ") || "(none given)"}; known: ${implementations.map((i) => i.name).join(", ")}`,
+    );
+  }
+  return implementations.filter((i) => wanted.includes(i.name));
+}

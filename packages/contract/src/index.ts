@@ -1,0 +1,4 @@
+export * from "./openapi.ts";
+export * from "./problems.ts";
+export * from "./routes.ts";
+export * from "./schemas.ts";

@@ -1,0 +1,109 @@
+// Starts an implementation exactly as in production: its own process, configured only by the environment.
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import { join } from "node:path";
+import { type Implementation, REPO_ROOT } from "./implementations.ts";
+
+export interface RunningImplementation {
+  impl: Implementation;
+  url: string;
+  pid: number;
+  /** Spawn to first successful /health, in milliseconds. */
+  startupMs: number;
+  /** Everything the process wrote, for diagnostics. */
+  output(): string;
+  /** SIGTERM, then wait for exit (SIGKILL after the grace period). Resolves to the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+  process: ChildProcess;
+}
+
+export interface LaunchOptions {
+  databaseUrl: string;
+  jwtSecret: string;
+  logLevel?: string;
+  env?: Record<string, string>;
+  /** How long to wait for /health (default 60 s). */
+  timeoutMs?: number;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export async function launch(impl: Implementation, options: LaunchOptions): Promise<RunningImplementation> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(impl.start.command, impl.start.args, {
+    cwd: join(REPO_ROOT, impl.dir),
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ...impl.start.env,
+      ...options.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: options.databaseUrl,
+      JWT_SECRET: options.jwtSecret,
+      LOG_LEVEL: options.logLevel ?? "silent",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (exitCode !== undefined)
+      throw new Error(`${impl.name} exited with ${exitCode} before it was healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${impl.name} was not healthy within ${options.timeoutMs ?? 60_000} ms:\n${output}`);
+    }
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const startupMs = performance.now() - started;
+
+  return {
+    impl,
+    url,
+    pid: child.pid ?? -1,
+    startupMs,
+    process: child,
+    output: () => output,
+    async stop(graceMs = 10_000) {
+      if (exitCode !== undefined) return exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

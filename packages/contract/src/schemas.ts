@@ -1,0 +1,235 @@
+// The API of ../../../shared/API.md as Zod schemas: one source for validation (every Node app), types, the
+// OpenAPI document, the JSON Schemas of Fastify's JSON-Schema mode and the contract suite's response checks.
+import { z } from "zod";
+
+// ---- building blocks ---------------------------------------------------------------------------------------
+
+/** PostgreSQL cannot store NUL in text; every string input refuses it. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
+const NO_NUL = /^[^\u0000]*$/;
+const text = () => z.string().regex(NO_NUL, { error: "must not contain NUL characters" });
+
+/** Any UUID PostgreSQL accepts (8-4-4-4-12 hex digits, any version). */
+export const Id = z.guid({ error: "must be a UUID" });
+
+/** ISO 8601 UTC with milliseconds, as every implementation prints timestamps. */
+export const Timestamp = z.iso.datetime({ precision: 3, offset: false, local: false });
+
+/**
+ * Query integers: decimal digits only on the wire ("2", not "2.0", "0x2", "1e1" or " 2"), then bounds.
+ * A parameter given twice arrives as an array and fails the string check: a 400, as the contract says.
+ */
+const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,10}$/, { error: "must be a non-negative integer" })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const MAX_PAGE = 1_000_000;
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+
+const paging = {
+  page: queryInt(1, MAX_PAGE).optional().default(1),
+  limit: queryInt(1, MAX_LIMIT).optional().default(DEFAULT_LIMIT),
+};
+
+/** Case-insensitive substring search; matched literally (`%` and `_` are not wildcards). */
+const search = text().min(1).max(100);
+
+// ---- resources ----------------------------------------------------------------------------------------------
+
+export const Email = z
+  .email({ error: "must be a valid e-mail address" })
+  .max(254)
+  .regex(NO_NUL, { error: "must not contain NUL characters" })
+  .toLowerCase();
+const UserName = text().trim().min(1).max(100);
+export const Password = text().min(8).max(128);
+
+export const User = z.strictObject({
+  id: Id,
+  email: z.string(),
+  name: z.string(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const CreateUserBody = z.strictObject({ email: Email, name: UserName });
+export const UpdateUserBody = CreateUserBody.partial().refine((b) => Object.keys(b).length > 0, {
+  error: "must contain at least one field",
+});
+
+export const MAX_PRICE_CENTS = 100_000_000;
+export const MAX_STOCK = 1_000_000;
+const PriceCents = z.int().min(0).max(MAX_PRICE_CENTS);
+const Stock = z.int().min(0).max(MAX_STOCK);
+
+export const Product = z.strictObject({
+  id: Id,
+  name: z.string(),
+  description: z.string().nullable(),
+  priceCents: z.int(),
+  stock: z.int(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const CreateProductBody = z.strictObject({
+  name: text().min(1).max(200),
+  description: text().max(2000).nullable().optional(),
+  priceCents: PriceCents,
+  stock: Stock,
+});
+export const UpdateProductBody = CreateProductBody.partial().refine((b) => Object.keys(b).length > 0, {
+  error: "must contain at least one field",
+});
+
+export const ORDER_STATUSES = ["pending", "shipped", "delivered", "cancelled"] as const;
+export const OrderStatus = z.enum(ORDER_STATUSES);
+
+/** The only transitions an order may take; anything else is a 409. */
+export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  pending: ["shipped", "cancelled"],
+  shipped: ["delivered"],
+  delivered: [],
+  cancelled: [],
+};
+
+export const Order = z.strictObject({
+  id: Id,
+  userId: Id,
+  productId: Id,
+  quantity: z.int(),
+  unitPriceCents: z.int(),
+  totalCents: z.int(),
+  status: OrderStatus,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  user: User.optional(),
+  product: Product.optional(),
+});
+
+export const CreateOrderBody = z.strictObject({
+  userId: Id,
+  productId: Id,
+  quantity: z.int().min(1).max(100),
+});
+export const UpdateOrderBody = z.strictObject({ status: OrderStatus });
+
+export const ORDER_INCLUDES = ["user", "product"] as const;
+/** `include=user,product`: a comma list of known relations, each at most once. */
+const Include = text()
+  .regex(/^(user|product)(,(user|product))?$/, { error: "must be a comma list of: user, product" })
+  .refine((v) => new Set(v.split(",")).size === v.split(",").length, { error: "must not repeat a relation" })
+  .transform((v) => v.split(",") as Array<(typeof ORDER_INCLUDES)[number]>);
+
+// ---- auth ---------------------------------------------------------------------------------------------------
+
+export const RegisterBody = z.strictObject({ email: Email, name: UserName, password: Password });
+export const LoginBody = z.strictObject({
+  email: text().min(1).max(254),
+  password: text().min(1).max(128),
+});
+export const TOKEN_TTL_SECONDS = 3600;
+export const RegisterResponse = z.strictObject({ user: User, token: z.string() });
+export const LoginResponse = z.strictObject({
+  token: z.string(),
+  tokenType: z.literal("Bearer"),
+  expiresIn: z.literal(TOKEN_TTL_SECONDS),
+});
+
+// ---- params and queries -------------------------------------------------------------------------------------
+
+export const IdParams = z.strictObject({ id: Id });
+
+export const ListUsersQuery = z.strictObject({ ...paging, q: search.optional() });
+
+export const PRODUCT_SORTS = ["createdAt", "-createdAt", "priceCents", "-priceCents", "name"] as const;
+export const ListProductsQuery = z
+  .strictObject({
+    ...paging,
+    q: search.optional(),
+    minPriceCents: queryInt(0, MAX_PRICE_CENTS).optional(),
+    maxPriceCents: queryInt(0, MAX_PRICE_CENTS).optional(),
+    inStock: z
+      .enum(["true", "false"], { error: "must be true or false" })
+      .transform((v) => v === "true")
+      .optional(),
+    sort: z.enum(PRODUCT_SORTS).optional().default("-createdAt"),
+  })
+  .refine((q) => q.minPriceCents === undefined || q.maxPriceCents === undefined || q.minPriceCents <= q.maxPriceCents, {
+    error: "must not be greater than maxPriceCents",
+    path: ["minPriceCents"],
+  });
+
+export const ListOrdersQuery = z.strictObject({
+  ...paging,
+  status: OrderStatus.optional(),
+  userId: Id.optional(),
+  productId: Id.optional(),
+  include: Include.optional(),
+});
+export const GetOrderQuery = z.strictObject({ include: Include.optional() });
+export const EmptyQuery = z.strictObject({});
+
+// ---- lists, misc --------------------------------------------------------------------------------------------
+
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    data: z.array(item),
+    page: z.int().min(1),
+    limit: z.int().min(1).max(MAX_LIMIT),
+    total: z.int().min(0),
+    pages: z.int().min(0),
+  });
+export const UserList = listOf(User);
+export const ProductList = listOf(Product);
+export const OrderList = listOf(Order);
+
+export const Health = z.strictObject({ status: z.literal("ok"), timestamp: z.int(), framework: z.string().min(1) });
+export const Ready = z.strictObject({ status: z.literal("ok") });
+export const EchoBody = z.record(z.string(), z.unknown());
+export const EchoResponse = z.looseObject({ txnId: z.uuidv4() });
+
+/** Request id: the client's own when it is 1–128 characters of [A-Za-z0-9._-], else a fresh UUID. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** Headers POST /orders reads (other headers pass through untouched). */
+export const CreateOrderHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, { error: "must be 1–255 visible ASCII characters" })
+    .optional(),
+});
+export type CreateOrderHeaders = z.output<typeof CreateOrderHeaders>;
+
+// ---- types --------------------------------------------------------------------------------------------------
+
+export type User = z.output<typeof User>;
+export type Product = z.output<typeof Product>;
+export type Order = z.output<typeof Order>;
+export type OrderStatus = z.output<typeof OrderStatus>;
+export type OrderInclude = (typeof ORDER_INCLUDES)[number];
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+export type CreateUserBody = z.output<typeof CreateUserBody>;
+export type UpdateUserBody = z.output<typeof UpdateUserBody>;
+export type CreateProductBody = z.output<typeof CreateProductBody>;
+export type UpdateProductBody = z.output<typeof UpdateProductBody>;
+export type CreateOrderBody = z.output<typeof CreateOrderBody>;
+export type UpdateOrderBody = z.output<typeof UpdateOrderBody>;
+export type RegisterBody = z.output<typeof RegisterBody>;
+export type LoginBody = z.output<typeof LoginBody>;
+export type ListUsersQuery = z.output<typeof ListUsersQuery>;
+export type ListProductsQuery = z.output<typeof ListProductsQuery>;
+export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
+export type GetOrderQuery = z.output<typeof GetOrderQuery>;
+export interface Page<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}

@@ -1,0 +1,67 @@
+// Starts every selected implementation on its own database, cloned from one seeded template, exactly as in
+// production (its own process; PORT, DATABASE_URL, JWT_SECRET from the environment). CONTRACT_IMPLS selects
+// implementations (comma list); CONTRACT_URL targets one already-running server instead.
+import { randomBytes } from "node:crypto";
+import { prepareTemplate, provisionPostgres } from "@api-ref/db";
+import type { TestProject } from "vitest/node";
+import { selectImplementations } from "../src/implementations.ts";
+import { launch, type RunningImplementation } from "../src/launcher.ts";
+
+export interface Target {
+  /** Implementation name (`url` for an external server). */
+  name: string;
+  url: string;
+  /** The target's own database, when the suite started it (null for an external server). */
+  databaseUrl: string | null;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    contract: {
+      targets: Target[];
+      jwtSecret: string;
+      /** Server admin URL and template name, for checks that start fresh instances (null in URL mode). */
+      adminUrl: string | null;
+      template: string | null;
+    };
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const externalUrl = process.env.CONTRACT_URL;
+  if (externalUrl) {
+    project.provide("contract", {
+      targets: [{ name: "url", url: externalUrl.replace(/\/$/, ""), databaseUrl: null }],
+      jwtSecret: process.env.JWT_SECRET ?? "",
+      adminUrl: null,
+      template: null,
+    });
+    return;
+  }
+  const impls = selectImplementations(process.env.CONTRACT_IMPLS);
+  const jwtSecret = randomBytes(32).toString("base64url");
+  const server = await provisionPostgres();
+  const running: RunningImplementation[] = [];
+  const teardown = async () => {
+    await Promise.allSettled(running.map((r) => r.stop()));
+    await server.stop();
+  };
+  try {
+    const template = await prepareTemplate(server, { name: "contract_template" });
+    const targets: Target[] = [];
+    for (const impl of impls) {
+      const databaseUrl = await server.createDatabase(`contract_${impl.name.replace(/\W/g, "_")}`, {
+        template: template.name,
+      });
+      const app = await launch(impl, { databaseUrl, jwtSecret });
+      running.push(app);
+      process.stderr.write(`contract: ${impl.name} ready at ${app.url} in ${Math.round(app.startupMs)} ms\n`);
+      targets.push({ name: impl.name, url: app.url, databaseUrl });
+    }
+    project.provide("contract", { targets, jwtSecret, adminUrl: server.adminUrl, template: template.name });
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

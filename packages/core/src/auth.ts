@@ -1,0 +1,69 @@
+import { type LoginBody, problem, type RegisterBody, TOKEN_TTL_SECONDS } from "@api-ref/contract";
+import { hashPassword, type PrismaClient, verifyPassword } from "@api-ref/db";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { toUser } from "./dto.ts";
+import { isUniqueViolation, translate } from "./errors.ts";
+import { emailTaken } from "./users.ts";
+
+const unauthorized = (detail: string) => problem("unauthorized", detail);
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
+
+export function authService(prisma: PrismaClient, jwtSecret: string) {
+  const key = new TextEncoder().encode(jwtSecret);
+
+  const issueToken = (userId: string) =>
+    new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(`${TOKEN_TTL_SECONDS}s`)
+      .sign(key);
+
+  /** The user id a bearer token names; 401 for anything but a valid, unexpired HS256 token. */
+  async function verifyBearer(authorization: string | undefined): Promise<string> {
+    if (!authorization) throw unauthorized("An `authorization: Bearer <token>` header is required.");
+    const match = BEARER.exec(authorization.trim());
+    if (!match?.[1]) throw unauthorized("The authorization header is not a bearer token.");
+    try {
+      const { payload } = await jwtVerify(match[1], key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] });
+      if (typeof payload.sub !== "string") throw unauthorized("The token names no user.");
+      return payload.sub;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw unauthorized("The token has expired.");
+      throw unauthorized("The token is not valid.");
+    }
+  }
+
+  return {
+    async register({ email, name, password }: RegisterBody) {
+      const passwordHash = await hashPassword(password);
+      try {
+        const user = await prisma.user.create({ data: { email, name, passwordHash }, omit: { passwordHash: true } });
+        return { user: toUser(user), token: await issueToken(user.id) };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailTaken();
+        translate(error);
+      }
+    },
+
+    /** Same answer, and the same scrypt cost, whether the e-mail is unknown or the password wrong. */
+    async login({ email, password }: LoginBody) {
+      const user = await prisma.user
+        .findUnique({ where: { email: email.toLowerCase() }, select: { id: true, passwordHash: true } })
+        .catch(translate);
+      const valid = await verifyPassword(password, user?.passwordHash);
+      if (!user || !valid) throw unauthorized("The e-mail address or the password is wrong.");
+      return { token: await issueToken(user.id), tokenType: "Bearer" as const, expiresIn: TOKEN_TTL_SECONDS };
+    },
+
+    async me(authorization: string | undefined) {
+      const id = await verifyBearer(authorization);
+      const user = await prisma.user.findUnique({ where: { id }, omit: { passwordHash: true } }).catch(translate);
+      if (!user) throw unauthorized("The token's user no longer exists.");
+      return toUser(user);
+    },
+
+    verifyBearer,
+  };
+}
+export type AuthService = ReturnType<typeof authService>;

@@ -1,0 +1,44 @@
+// The configuration every Node app reads from its environment, validated once at start-up.
+import { poolSizeFromEnv } from "@api-ref/db";
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  jwtSecret: string;
+  logLevel: string;
+  poolSize: number;
+  /** How long a graceful shutdown may take before the process gives up on in-flight requests. */
+  shutdownGraceMs: number;
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE; throws one message listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be an integer 0–65535, got "${env.PORT}"`);
+  if (!env.DATABASE_URL) problems.push("DATABASE_URL is required");
+  if (!env.JWT_SECRET || env.JWT_SECRET.length < 16) problems.push("JWT_SECRET is required (at least 16 characters)");
+  const logLevel = env.LOG_LEVEL || "info";
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  let poolSize = 10;
+  try {
+    poolSize = poolSizeFromEnv(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    databaseUrl: env.DATABASE_URL as string,
+    jwtSecret: env.JWT_SECRET as string,
+    logLevel,
+    poolSize,
+    shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+  };
+}

@@ -1,0 +1,42 @@
+// Small HTTP rules of the contract that are the same in every framework: request ids, which bodies count as
+// JSON, how JSON is parsed safely. Each app calls them from its own hooks or middleware.
+import { randomUUID } from "node:crypto";
+import { problem, REQUEST_ID_PATTERN } from "@api-ref/contract";
+import secureJson from "secure-json-parse";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The client's `x-request-id` when it is 1–128 characters of [A-Za-z0-9._-], else a fresh UUID. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === "string" && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
+}
+
+/** `application/json` or any `application/*+json`, with at most a UTF-8 charset. */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [essence = "", ...params] = header
+    .toLowerCase()
+    .split(";")
+    .map((p) => p.trim());
+  if (essence !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(essence)) return false;
+  const charset = params.find((p) => p.startsWith("charset="));
+  return !charset || /^charset="?utf-8"?$/.test(charset);
+}
+
+export const unsupportedMediaType = () => problem("unsupportedMediaType", "Send the body as application/json (UTF-8).");
+export const payloadTooLarge = () => problem("payloadTooLarge", `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+export const malformedJson = () => problem("malformedJson", "The body is not valid JSON.");
+export const prototypePoisoning = () =>
+  problem("validation", "The body carries forbidden keys.", {
+    errors: [{ path: "body", message: "must not contain __proto__ or constructor.prototype keys" }],
+  });
+
+/** JSON.parse that refuses `__proto__` and `constructor.prototype` keys anywhere (400 either way). */
+export function parseJson(text: string): unknown {
+  try {
+    return secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
+  } catch (error) {
+    if (error instanceof SyntaxError && /forbidden prototype property/.test(error.message)) throw prototypePoisoning();
+    throw malformedJson();
+  }
+}

@@ -1,0 +1,40 @@
+import { createPrismaClient, type PrismaClient } from "@api-ref/db";
+import { authService } from "./auth.ts";
+import { translate } from "./errors.ts";
+import { ordersService } from "./orders.ts";
+import { productsService } from "./products.ts";
+import { usersService } from "./users.ts";
+
+export * from "./auth.ts";
+export * from "./config.ts";
+export * from "./dto.ts";
+export * from "./errors.ts";
+export * from "./http.ts";
+export * from "./metrics.ts";
+export * from "./orders.ts";
+export * from "./products.ts";
+export * from "./users.ts";
+
+export interface ServicesOptions {
+  databaseUrl: string;
+  jwtSecret: string;
+  poolSize?: number;
+}
+
+/** The data access every Node app wires in its own way (middleware state, decorator, provider). */
+export function createServices({ databaseUrl, jwtSecret, poolSize }: ServicesOptions) {
+  const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, poolSize });
+  return {
+    users: usersService(prisma),
+    products: productsService(prisma),
+    orders: ordersService(prisma),
+    auth: authService(prisma, jwtSecret),
+    /** Readiness: one round trip to the database; a 503 problem when it cannot be reached. */
+    async ping() {
+      await prisma.$queryRaw`SELECT 1`.catch(translate);
+    },
+    /** Closes the pool; call once the server has stopped taking requests. */
+    close: () => prisma.$disconnect(),
+  };
+}
+export type Services = ReturnType<typeof createServices>;

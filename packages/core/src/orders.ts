@@ -1,0 +1,224 @@
+import { createHash } from "node:crypto";
+import {
+  type CreateOrderBody,
+  type ListOrdersQuery,
+  ORDER_TRANSITIONS,
+  type Order as OrderDto,
+  type OrderInclude,
+  type OrderStatus,
+  PROBLEMS,
+  type Problem,
+  ProblemError,
+  type ProblemKind,
+  problem,
+} from "@api-ref/contract";
+import type { Prisma, PrismaClient } from "@api-ref/db";
+import { page, toOrder } from "./dto.ts";
+import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
+
+const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "asc" }] as const;
+
+export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
+
+function includeArg(include: OrderInclude[] | undefined) {
+  if (!include?.length) return undefined;
+  return {
+    ...(include.includes("user") ? { user: { omit: { passwordHash: true } } } : {}),
+    ...(include.includes("product") ? { product: true } : {}),
+  } satisfies Prisma.OrderInclude;
+}
+
+const unknownReference = (field: "userId" | "productId", id: string) =>
+  problem("unprocessable", `No ${field === "userId" ? "user" : "product"} has the id ${id}.`, {
+    errors: [{ path: `body.${field}`, message: "does not name an existing record" }],
+  });
+
+/** The fingerprint an idempotency key is bound to: SHA-256 of the validated body in a fixed field order. */
+export const requestHash = (body: CreateOrderBody) =>
+  createHash("sha256")
+    .update(
+      JSON.stringify({
+        userId: body.userId.toLowerCase(),
+        productId: body.productId.toLowerCase(),
+        quantity: body.quantity,
+      }),
+    )
+    .digest("hex");
+
+export interface CreatedOrder {
+  order: OrderDto;
+  /** True when this response replays the one recorded for the idempotency key. */
+  replayed: boolean;
+}
+
+function problemFromRecord(status: number, body: Problem): ProblemError {
+  const kind = (Object.keys(PROBLEMS) as ProblemKind[]).find(
+    (k) => PROBLEMS[k].type === body.type && PROBLEMS[k].status === status,
+  );
+  return new ProblemError(kind ?? "conflict", body.detail, body.errors ? { errors: body.errors } : {});
+}
+
+export function ordersService(prisma: PrismaClient) {
+  /** Takes the stock and records the order in one transaction: a conditional decrement never oversells. */
+  async function placeOrder(body: CreateOrderBody, idempotencyKey?: string): Promise<OrderDto> {
+    try {
+      return await prisma.$transaction(async (tx) => {
+        const [product] = await tx.product.updateManyAndReturn({
+          where: { id: body.productId, stock: { gte: body.quantity } },
+          data: { stock: { decrement: body.quantity } },
+          select: { priceCents: true },
+        });
+        if (!product) {
+          // Unknown references are a 422 whatever the stock; only then is a shortage a 409.
+          const [productRow, userRow] = await Promise.all([
+            tx.product.findUnique({ where: { id: body.productId }, select: { stock: true } }),
+            tx.user.findUnique({ where: { id: body.userId }, select: { id: true } }),
+          ]);
+          if (!productRow) throw unknownReference("productId", body.productId);
+          if (!userRow) throw unknownReference("userId", body.userId);
+          throw problem("conflict", `Only ${productRow.stock} left in stock; ${body.quantity} requested.`, {
+            errors: [{ path: "body.quantity", message: "exceeds the stock left" }],
+          });
+        }
+        const order = toOrder(
+          await tx.order.create({
+            data: {
+              userId: body.userId,
+              productId: body.productId,
+              quantity: body.quantity,
+              unitPriceCents: product.priceCents,
+              totalCents: product.priceCents * body.quantity,
+            },
+          }),
+        );
+        if (idempotencyKey) {
+          await tx.idempotencyKey.update({
+            where: { key: idempotencyKey },
+            data: { responseStatus: 201, responseBody: order, completedAt: new Date() },
+          });
+        }
+        return order;
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw unknownReference("userId", body.userId);
+      translate(error);
+    }
+  }
+
+  return {
+    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery) {
+      const where: Prisma.OrderWhereInput = { status, userId, productId };
+      try {
+        const [rows, total] = await Promise.all([
+          prisma.order.findMany({
+            where,
+            orderBy: [...NEWEST_FIRST],
+            skip: (pageNumber - 1) * limit,
+            take: limit,
+            include: includeArg(include),
+          }),
+          prisma.order.count({ where }),
+        ]);
+        return page(rows.map(toOrder), total, pageNumber, limit);
+      } catch (error) {
+        translate(error);
+      }
+    },
+
+    async get(id: string, include?: OrderInclude[]) {
+      const row = await prisma.order.findUnique({ where: { id }, include: includeArg(include) }).catch(translate);
+      if (!row) throw orderNotFound(id);
+      return toOrder(row);
+    },
+
+    /**
+     * Places an order. With an idempotency key, the first request claims the key; a retry with the same body
+     * replays the recorded response (201 or the 409/422 problem), a different body is a 422, and a retry
+     * while the first is still running is a 409. Keys live in the database, so they hold across processes.
+     */
+    async create(body: CreateOrderBody, idempotencyKey?: string): Promise<CreatedOrder> {
+      if (!idempotencyKey) return { order: await placeOrder(body), replayed: false };
+      const hash = requestHash(body);
+      const claimed = await prisma.idempotencyKey
+        .createMany({ data: [{ key: idempotencyKey, requestHash: hash }], skipDuplicates: true })
+        .catch(translate);
+      if (claimed.count === 0) {
+        const record = await prisma.idempotencyKey.findUnique({ where: { key: idempotencyKey } }).catch(translate);
+        if (!record) throw problem("conflict", "The idempotency key is being released; retry.");
+        if (record.requestHash !== hash) {
+          throw problem("unprocessable", "This idempotency key was used with a different request body.");
+        }
+        if (record.responseStatus === null)
+          throw problem("conflict", "A request with this idempotency key is still in progress.");
+        if (record.responseStatus === 201) return { order: record.responseBody as OrderDto, replayed: true };
+        throw problemFromRecord(record.responseStatus, record.responseBody as Problem);
+      }
+      try {
+        return { order: await placeOrder(body, idempotencyKey), replayed: false };
+      } catch (error) {
+        if (error instanceof ProblemError && (error.status === 409 || error.status === 422)) {
+          // A refusal is the answer to this request: record it so that a retry gets the same one.
+          await prisma.idempotencyKey
+            .update({
+              where: { key: idempotencyKey },
+              data: { responseStatus: error.status, responseBody: error.toJSON(), completedAt: new Date() },
+            })
+            .catch(translate);
+        } else {
+          // Nothing was decided (database down, a bug): free the key so that a retry can succeed.
+          await prisma.idempotencyKey.delete({ where: { key: idempotencyKey } }).catch(() => {});
+        }
+        throw error;
+      }
+    },
+
+    /** Moves an order along pending → shipped → delivered, or pending → cancelled (which restocks). */
+    async updateStatus(id: string, status: OrderStatus) {
+      const from = (Object.keys(ORDER_TRANSITIONS) as OrderStatus[]).filter((s) =>
+        ORDER_TRANSITIONS[s].includes(status),
+      );
+      try {
+        return await prisma.$transaction(async (tx) => {
+          const [order] = await tx.order.updateManyAndReturn({ where: { id, status: { in: from } }, data: { status } });
+          if (!order) {
+            const current = await tx.order.findUnique({ where: { id }, select: { status: true } });
+            if (!current) throw orderNotFound(id);
+            throw problem("conflict", `An order that is ${current.status} cannot become ${status}.`, {
+              errors: [{ path: "body.status", message: `not allowed from ${current.status}` }],
+            });
+          }
+          if (status === "cancelled") {
+            await tx.product.update({
+              where: { id: order.productId },
+              data: { stock: { increment: order.quantity } },
+              select: { id: true },
+            });
+          }
+          return toOrder(order);
+        });
+      } catch (error) {
+        translate(error);
+      }
+    },
+
+    /** Deletes an order; a pending one gives its quantity back to the product, in the same transaction. */
+    async remove(id: string) {
+      try {
+        await prisma.$transaction(async (tx) => {
+          const order = await tx.order.delete({ where: { id } });
+          if (order.status === "pending") {
+            await tx.product.update({
+              where: { id: order.productId },
+              data: { stock: { increment: order.quantity } },
+              select: { id: true },
+            });
+          }
+        });
+      } catch (error) {
+        if (isRecordNotFound(error)) throw orderNotFound(id);
+        translate(error);
+      }
+    },
+  };
+}
+export type OrdersService = ReturnType<typeof ordersService>;

@@ -1,0 +1,5 @@
+/** Escapes LIKE wildcards so that `q` matches as a literal substring (`50%` finds "50%", not "50" + anything). */
+export const escapeLike = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A case-insensitive literal substring filter (ILIKE '%q%', served by the trigram indexes). */
+export const containsInsensitive = (q: string) => ({ contains: escapeLike(q), mode: "insensitive" as const });

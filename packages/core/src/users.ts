@@ -1,0 +1,73 @@
+import { type CreateUserBody, type ListUsersQuery, problem, type UpdateUserBody } from "@api-ref/contract";
+import type { PrismaClient } from "@api-ref/db";
+import { page, toUser } from "./dto.ts";
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation, translate } from "./errors.ts";
+import { containsInsensitive } from "./search.ts";
+
+const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "asc" }] as const;
+const OMIT_HASH = { passwordHash: true } as const;
+
+export const userNotFound = (id: string) => problem("notFound", `No user has the id ${id}.`);
+export const emailTaken = () =>
+  problem("conflict", "A user with this e-mail address already exists.", {
+    errors: [{ path: "body.email", message: "is already registered" }],
+  });
+
+export function usersService(prisma: PrismaClient) {
+  return {
+    async list({ page: pageNumber, limit, q }: ListUsersQuery) {
+      const where = q ? { OR: [{ name: containsInsensitive(q) }, { email: containsInsensitive(q) }] } : {};
+      try {
+        const [rows, total] = await Promise.all([
+          prisma.user.findMany({
+            where,
+            orderBy: [...NEWEST_FIRST],
+            skip: (pageNumber - 1) * limit,
+            take: limit,
+            omit: OMIT_HASH,
+          }),
+          prisma.user.count({ where }),
+        ]);
+        return page(rows.map(toUser), total, pageNumber, limit);
+      } catch (error) {
+        translate(error);
+      }
+    },
+
+    async get(id: string) {
+      const row = await prisma.user.findUnique({ where: { id }, omit: OMIT_HASH }).catch(translate);
+      if (!row) throw userNotFound(id);
+      return toUser(row);
+    },
+
+    async create(body: CreateUserBody) {
+      try {
+        return toUser(await prisma.user.create({ data: body, omit: OMIT_HASH }));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailTaken();
+        translate(error);
+      }
+    },
+
+    async update(id: string, body: UpdateUserBody) {
+      try {
+        return toUser(await prisma.user.update({ where: { id }, data: body, omit: OMIT_HASH }));
+      } catch (error) {
+        if (isRecordNotFound(error)) throw userNotFound(id);
+        if (isUniqueViolation(error)) throw emailTaken();
+        translate(error);
+      }
+    },
+
+    async remove(id: string) {
+      try {
+        await prisma.user.delete({ where: { id }, select: { id: true } });
+      } catch (error) {
+        if (isRecordNotFound(error)) throw userNotFound(id);
+        if (isForeignKeyViolation(error)) throw problem("conflict", "The user has orders and cannot be deleted.");
+        translate(error);
+      }
+    },
+  };
+}
+export type UsersService = ReturnType<typeof usersService>;
