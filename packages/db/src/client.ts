@@ -24,6 +24,8 @@ export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return size;
 }
 
+const CONNECT_TIMEOUT_MS = 2_000;
+
 const statementNames = new Map<string, string>();
 
 /** A stable, collision-resistant prepared-statement name per SQL text (same text → same name). */
@@ -39,7 +41,13 @@ function statementName(query: { sql: string }): string {
 /** The Prisma client every Node implementation uses: Prisma 7 on the pg driver adapter, no engine binary. */
 export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
   const adapter = new PrismaPg(
-    { connectionString: options.connectionString, max: options.poolSize ?? poolSizeFromEnv() },
+    {
+      connectionString: options.connectionString,
+      max: options.poolSize ?? poolSizeFromEnv(),
+      // Without a bound, a request waits forever for a connection while PostgreSQL is unreachable; with it,
+      // the request fails fast and the app answers 503 (and recovers by itself once the database is back).
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    },
     options.preparedStatements === false ? {} : { statementNameGenerator: statementName },
   );
   return new PrismaClient({ adapter });
