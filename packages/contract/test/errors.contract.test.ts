@@ -1,0 +1,828 @@
+// Every error row of the contract, over real HTTP: status, problem+json content type, an RFC 9457 body with the
+// catalogue's exact type and title, and for validation errors the exact set of failing paths.
+import { randomBytes } from "node:crypto";
+import { fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { beforeAll, describe, expect, it } from "vitest";
+import { allowHeader, EchoResponse, Order, type ProblemKind, type Product, type User } from "../src/index.ts";
+import {
+  asResponse,
+  base64url,
+  createOrder,
+  createProduct,
+  createUser,
+  dbOf,
+  expectJson,
+  expectProblem,
+  expectStatus,
+  forgeToken,
+  orderIn,
+  rawRequest,
+  uniqueEmail,
+} from "./support/http-asserts.ts";
+import { http, targets } from "./targets.ts";
+
+type Body = Record<string, unknown>;
+type Case = [label: string, body: Body, paths: string[]];
+
+const MiB = 1024 * 1024;
+/** A JSON object of exactly `bytes` bytes: `{"filler":"xxx…"}`. */
+const jsonOfSize = (bytes: number) => `{"filler":"${"x".repeat(bytes - '{"filler":""}'.length)}"}`;
+const NUL = "a\u0000b";
+const email255 = `${"a".repeat(243)}@example.com`;
+
+// ---- body tables: [what is wrong, the body, the exact failing paths] -----------------------------------------
+
+const newUser = (fields: Body): Body => ({ email: uniqueEmail("bad"), name: "Valid Name", ...fields });
+const userBodies: Case[] = [
+  ["no e-mail", { name: "Valid Name" }, ["body.email"]],
+  ["an e-mail that is not an address", newUser({ email: "not-an-email" }), ["body.email"]],
+  ["an e-mail without a top-level domain", newUser({ email: "someone@localhost" }), ["body.email"]],
+  ["an e-mail of 255 characters", newUser({ email: email255 }), ["body.email"]],
+  ["an e-mail that is a number", newUser({ email: 42 }), ["body.email"]],
+  ["an e-mail that is null", newUser({ email: null }), ["body.email"]],
+  ["an e-mail with a NUL character", newUser({ email: `a${NUL}@example.com` }), ["body.email"]],
+  ["no name", { email: uniqueEmail("bad") }, ["body.name"]],
+  ["an empty name", newUser({ name: "" }), ["body.name"]],
+  ["a name of spaces only", newUser({ name: "    " }), ["body.name"]],
+  ["a name of 101 characters", newUser({ name: "n".repeat(101) }), ["body.name"]],
+  ["a name that is a number", newUser({ name: 7 }), ["body.name"]],
+  ["a name that is an array", newUser({ name: ["Ada"] }), ["body.name"]],
+  ["a name with a NUL character", newUser({ name: NUL }), ["body.name"]],
+  ["an unknown field", newUser({ role: "admin" }), ["body.role"]],
+  ["a server-computed id", newUser({ id: MISSING_ID }), ["body.id"]],
+  [
+    "server-computed timestamps",
+    newUser({ createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "x" }),
+    ["body.createdAt", "body.updatedAt"],
+  ],
+  ["a password hash", newUser({ passwordHash: "scrypt$1$1$1$x$y" }), ["body.passwordHash"]],
+  ["an empty object", {}, ["body.email", "body.name"]],
+  [
+    "several failing fields at once",
+    { email: "nope", name: " ", isAdmin: true },
+    ["body.email", "body.name", "body.isAdmin"],
+  ],
+];
+
+const userPatches: Case[] = [
+  ["an empty object", {}, ["body"]],
+  ["an invalid e-mail", { email: "nope" }, ["body.email"]],
+  ["a name of spaces only", { name: "   " }, ["body.name"]],
+  ["a name that is null", { name: null }, ["body.name"]],
+  [
+    "a known field and a server-computed one",
+    { name: "Fine", createdAt: "2025-01-01T00:00:00.000Z" },
+    ["body.createdAt"],
+  ],
+  // The unknown key is refused, and what is left is empty: both are reported.
+  ["only a server-computed field", { id: MISSING_ID }, ["body", "body.id"]],
+];
+
+const newProduct = (fields: Body): Body => ({ name: "Valid Product", priceCents: 100, stock: 1, ...fields });
+const productBodies: Case[] = [
+  ["no name", { priceCents: 100, stock: 1 }, ["body.name"]],
+  ["an empty name", newProduct({ name: "" }), ["body.name"]],
+  ["a name of 201 characters", newProduct({ name: "p".repeat(201) }), ["body.name"]],
+  ["a name that is a number", newProduct({ name: 5 }), ["body.name"]],
+  ["a name with a NUL character", newProduct({ name: NUL }), ["body.name"]],
+  ["a description of 2001 characters", newProduct({ description: "d".repeat(2001) }), ["body.description"]],
+  ["a description that is a number", newProduct({ description: 5 }), ["body.description"]],
+  ["a description with a NUL character", newProduct({ description: NUL }), ["body.description"]],
+  ["no priceCents", { name: "P", stock: 1 }, ["body.priceCents"]],
+  ["a negative priceCents", newProduct({ priceCents: -1 }), ["body.priceCents"]],
+  ["priceCents over 100000000", newProduct({ priceCents: 100_000_001 }), ["body.priceCents"]],
+  ["a fractional priceCents", newProduct({ priceCents: 1.5 }), ["body.priceCents"]],
+  ["priceCents as a string", newProduct({ priceCents: "5" }), ["body.priceCents"]],
+  ["priceCents null", newProduct({ priceCents: null }), ["body.priceCents"]],
+  ["no stock", { name: "P", priceCents: 1 }, ["body.stock"]],
+  ["a negative stock", newProduct({ stock: -1 }), ["body.stock"]],
+  ["stock over 1000000", newProduct({ stock: 1_000_001 }), ["body.stock"]],
+  ["a fractional stock", newProduct({ stock: 2.5 }), ["body.stock"]],
+  ["stock as a string", newProduct({ stock: "5" }), ["body.stock"]],
+  [
+    "a server-computed id and createdAt",
+    newProduct({ id: MISSING_ID, createdAt: "2025-01-01T00:00:00.000Z" }),
+    ["body.id", "body.createdAt"],
+  ],
+  ["an unknown field", newProduct({ sku: "X-1" }), ["body.sku"]],
+  ["an empty object", {}, ["body.name", "body.priceCents", "body.stock"]],
+  [
+    "several failing fields at once",
+    { name: "", priceCents: -1, stock: "5", colour: "red" },
+    ["body.name", "body.priceCents", "body.stock", "body.colour"],
+  ],
+];
+
+const productPatches: Case[] = [
+  ["an empty object", {}, ["body"]],
+  ["a negative priceCents", { priceCents: -1 }, ["body.priceCents"]],
+  ["stock as a string", { stock: "5" }, ["body.stock"]],
+  ["an empty name", { name: "" }, ["body.name"]],
+  [
+    "a server-computed updatedAt next to a valid field",
+    { stock: 3, updatedAt: "2025-01-01T00:00:00.000Z" },
+    ["body.updatedAt"],
+  ],
+];
+
+// Ids that name nothing: should validation ever let one of these through, the answer is a 422, never a new row.
+const newOrder = (fields: Body): Body => ({ userId: MISSING_ID, productId: MISSING_ID, quantity: 1, ...fields });
+const orderBodies: Case[] = [
+  ["quantity 0", newOrder({ quantity: 0 }), ["body.quantity"]],
+  ["quantity 101", newOrder({ quantity: 101 }), ["body.quantity"]],
+  ["a negative quantity", newOrder({ quantity: -1 }), ["body.quantity"]],
+  ["a fractional quantity", newOrder({ quantity: 1.5 }), ["body.quantity"]],
+  ['quantity as a string ("5")', newOrder({ quantity: "5" }), ["body.quantity"]],
+  ["quantity null", newOrder({ quantity: null }), ["body.quantity"]],
+  ["no quantity", { userId: MISSING_ID, productId: MISSING_ID }, ["body.quantity"]],
+  ["a userId that is not a UUID", newOrder({ userId: "user-1" }), ["body.userId"]],
+  ["a userId that is a number", newOrder({ userId: 5 }), ["body.userId"]],
+  ["no userId", { productId: MISSING_ID, quantity: 1 }, ["body.userId"]],
+  ["a productId that is not a UUID", newOrder({ productId: "" }), ["body.productId"]],
+  ["no productId", { userId: MISSING_ID, quantity: 1 }, ["body.productId"]],
+  [
+    "server-computed totals and status",
+    newOrder({ totalCents: 1, unitPriceCents: 1, status: "delivered" }),
+    ["body.totalCents", "body.unitPriceCents", "body.status"],
+  ],
+  ["a server-computed id", newOrder({ id: MISSING_ID }), ["body.id"]],
+  ["an empty object", {}, ["body.userId", "body.productId", "body.quantity"]],
+  [
+    "several failing fields at once",
+    { userId: "x", productId: 1, quantity: 0, note: "" },
+    ["body.userId", "body.productId", "body.quantity", "body.note"],
+  ],
+];
+
+const orderPatches: Case[] = [
+  ["an empty object", {}, ["body.status"]],
+  ["an unknown status", { status: "returned" }, ["body.status"]],
+  ["a status in upper case", { status: "SHIPPED" }, ["body.status"]],
+  ["a status that is a number", { status: 1 }, ["body.status"]],
+  ["a quantity next to the status", { status: "shipped", quantity: 2 }, ["body.quantity"]],
+  ["a quantity instead of the status", { quantity: 2 }, ["body.status", "body.quantity"]],
+];
+
+const newRegistration = (fields: Body): Body => ({
+  email: uniqueEmail("badreg"),
+  name: "Valid Name",
+  password: "long-enough",
+  ...fields,
+});
+const registerBodies: Case[] = [
+  ["a password of 7 characters", newRegistration({ password: "1234567" }), ["body.password"]],
+  ["a password of 129 characters", newRegistration({ password: "p".repeat(129) }), ["body.password"]],
+  ["a password that is a number", newRegistration({ password: 12345678 }), ["body.password"]],
+  ["a password with a NUL character", newRegistration({ password: `long${NUL}enough` }), ["body.password"]],
+  ["no password", { email: uniqueEmail("badreg"), name: "N" }, ["body.password"]],
+  ["an invalid e-mail", newRegistration({ email: "at@" }), ["body.email"]],
+  ["an e-mail of 255 characters", newRegistration({ email: email255 }), ["body.email"]],
+  ["a name of spaces only", newRegistration({ name: "  " }), ["body.name"]],
+  [
+    "a password hash instead of a password",
+    { email: uniqueEmail("badreg"), name: "N", passwordHash: "x" },
+    ["body.password", "body.passwordHash"],
+  ],
+  ["a server-computed id", newRegistration({ id: MISSING_ID }), ["body.id"]],
+  ["an empty object", {}, ["body.email", "body.name", "body.password"]],
+];
+
+const loginBodies: Case[] = [
+  ["an empty object", {}, ["body.email", "body.password"]],
+  ["an empty e-mail and password", { email: "", password: "" }, ["body.email", "body.password"]],
+  ["an e-mail of 255 characters", { email: email255, password: "x" }, ["body.email"]],
+  ["a password of 129 characters", { email: "a@example.com", password: "p".repeat(129) }, ["body.password"]],
+  ["an e-mail that is a number", { email: 1, password: "x" }, ["body.email"]],
+  ["an unknown field", { email: "a@example.com", password: "x", remember: true }, ["body.remember"]],
+];
+
+// ---- query tables: [query string, the exact failing paths] --------------------------------------------------
+
+const pagingQueries: Array<[string, string[]]> = [
+  ["limit=1&limit=2", ["query.limit"]],
+  ["page=1&page=1", ["query.page"]],
+  ["page=0", ["query.page"]],
+  ["page=1000001", ["query.page"]],
+  ["page=1.5", ["query.page"]],
+  ["page=abc", ["query.page"]],
+  ["page=1e1", ["query.page"]],
+  ["page=-1", ["query.page"]],
+  ["page=%2B2", ["query.page"]],
+  ["page=0x2", ["query.page"]],
+  ["page=", ["query.page"]],
+  ["limit=0", ["query.limit"]],
+  ["limit=101", ["query.limit"]],
+  ["limit=1.5", ["query.limit"]],
+  ["limit=abc", ["query.limit"]],
+  ["limit=1e1", ["query.limit"]],
+  ["limit=%201", ["query.limit"]],
+  ["unknown=1", ["query.unknown"]],
+  ["page=0&limit=abc&foo=1", ["query.page", "query.limit", "query.foo"]],
+];
+
+const userQueries: Array<[string, string[]]> = [
+  ["q=", ["query.q"]],
+  [`q=${"q".repeat(101)}`, ["query.q"]],
+  ["q=a%00b", ["query.q"]],
+  ["q=ada&q=bob", ["query.q"]],
+  ["search=ada", ["query.search"]],
+];
+
+const productQueries: Array<[string, string[]]> = [
+  ["sort=price", ["query.sort"]],
+  ["sort=-name", ["query.sort"]],
+  ["sort=PRICECENTS", ["query.sort"]],
+  ["sort=", ["query.sort"]],
+  ["inStock=yes", ["query.inStock"]],
+  ["inStock=1", ["query.inStock"]],
+  ["inStock=TRUE", ["query.inStock"]],
+  ["minPriceCents=-1", ["query.minPriceCents"]],
+  ["minPriceCents=1.5", ["query.minPriceCents"]],
+  ["minPriceCents=100000001", ["query.minPriceCents"]],
+  ["maxPriceCents=abc", ["query.maxPriceCents"]],
+  ["minPriceCents=10&maxPriceCents=5", ["query.minPriceCents"]],
+  ["q=", ["query.q"]],
+  ["q=%00", ["query.q"]],
+  ["category=lamps", ["query.category"]],
+  ["sort=name&inStock=maybe&page=0", ["query.inStock", "query.page"]],
+];
+
+const orderQueries: Array<[string, string[]]> = [
+  ["status=lost", ["query.status"]],
+  ["status=PENDING", ["query.status"]],
+  ["status=", ["query.status"]],
+  ["status=pending&status=shipped", ["query.status"]],
+  ["userId=abc", ["query.userId"]],
+  ["productId=00000000-0000-4000-8000-00000000000", ["query.productId"]],
+  ["include=users", ["query.include"]],
+  ["include=user,user", ["query.include"]],
+  ["include=", ["query.include"]],
+  ["include=user,", ["query.include"]],
+  ["include=USER", ["query.include"]],
+  ["include=user,product,user", ["query.include"]],
+  ["include=user%20product", ["query.include"]],
+  ["include=user&include=product", ["query.include"]],
+  ["sort=createdAt", ["query.sort"]],
+  ["status=lost&userId=abc&limit=0", ["query.status", "query.userId", "query.limit"]],
+];
+
+const orderByIdQueries: Array<[string, string[]]> = [
+  ["include=customer", ["query.include"]],
+  ["include=product,product", ["query.include"]],
+  ["page=1", ["query.page"]],
+  ["foo=bar", ["query.foo"]],
+];
+
+describe.each(targets)("$name", (target) => {
+  const api = () => http(target);
+  const db = dbOf(target);
+  const itDb = it.skipIf(target.databaseUrl === null);
+  /** A body sent exactly as given, with the given content type. */
+  const sendRaw = (method: "post" | "patch" | "put", path: string, body: string, type = "application/json") =>
+    api()[method](path).set("content-type", type).send(body);
+
+  let user: User;
+  let product: Product;
+  let order: Order;
+  beforeAll(async () => {
+    user = await createUser(target, { name: "Errors Buyer" });
+    product = await createProduct(target, { priceCents: 700, stock: 1000 });
+    order = await createOrder(target, { userId: user.id, productId: product.id, quantity: 1 });
+  });
+
+  describe("request bodies that fail validation", () => {
+    it.each(userBodies)("POST /users refuses %s", async (_, body, paths) => {
+      expectProblem(await api().post("/users").send(body), "validation", paths);
+    });
+
+    it.each(userPatches)("PATCH /users/:id refuses %s", async (_, body, paths) => {
+      expectProblem(await api().patch(`/users/${user.id}`).send(body), "validation", paths);
+    });
+
+    it.each(productBodies)("POST /products refuses %s", async (_, body, paths) => {
+      expectProblem(await api().post("/products").send(body), "validation", paths);
+    });
+
+    it.each(productPatches)("PATCH /products/:id refuses %s", async (_, body, paths) => {
+      expectProblem(await api().patch(`/products/${product.id}`).send(body), "validation", paths);
+    });
+
+    it.each(orderBodies)("POST /orders refuses %s", async (_, body, paths) => {
+      expectProblem(await api().post("/orders").send(body), "validation", paths);
+    });
+
+    it.each(orderPatches)("PATCH /orders/:id refuses %s", async (_, body, paths) => {
+      expectProblem(await api().patch(`/orders/${order.id}`).send(body), "validation", paths);
+    });
+
+    it.each(registerBodies)("POST /auth/register refuses %s", async (_, body, paths) => {
+      expectProblem(await api().post("/auth/register").send(body), "validation", paths);
+    });
+
+    it.each(loginBodies)("POST /auth/login refuses %s", async (_, body, paths) => {
+      expectProblem(await api().post("/auth/login").send(body), "validation", paths);
+    });
+
+    itDb("a refused body changes nothing", async () => {
+      const before = await db("SELECT name, email, updated_at FROM users WHERE id = $1", [user.id]);
+      expectProblem(await api().patch(`/users/${user.id}`).send({ name: "Changed", role: "admin" }), "validation", [
+        "body.role",
+      ]);
+      expect(await db("SELECT name, email, updated_at FROM users WHERE id = $1", [user.id])).toEqual(before);
+      const email = uniqueEmail("refused");
+      expectProblem(await api().post("/users").send({ email, name: "X", id: MISSING_ID }), "validation", ["body.id"]);
+      expect(await db("SELECT id FROM users WHERE email = $1 OR id = $2", [email, MISSING_ID])).toEqual([]);
+    });
+  });
+
+  describe("query parameters that fail validation", () => {
+    it.each(pagingQueries)("GET /users?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/users?${query}`), "validation", paths);
+    });
+
+    it.each(userQueries)("GET /users?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/users?${query}`), "validation", paths);
+    });
+
+    it.each(pagingQueries.slice(0, 4))("GET /products?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/products?${query}`), "validation", paths);
+    });
+
+    it.each(productQueries)("GET /products?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/products?${query}`), "validation", paths);
+    });
+
+    it.each(pagingQueries.slice(0, 4))("GET /orders?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/orders?${query}`), "validation", paths);
+    });
+
+    it.each(orderQueries)("GET /orders?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/orders?${query}`), "validation", paths);
+    });
+
+    it.each(orderByIdQueries)("GET /orders/:id?%s is a 400", async (query, paths) => {
+      expectProblem(await api().get(`/orders/${order.id}?${query}`), "validation", paths);
+    });
+  });
+
+  describe("path ids", () => {
+    const badIds = [
+      "not-a-uuid",
+      "123",
+      "00000000-0000-4000-8000-00000000000",
+      "00000000000040008000000000000001",
+      `${MISSING_ID}x`,
+    ];
+    const requests = ["users", "products", "orders"].flatMap((resource) =>
+      badIds.flatMap((id) => [
+        ["GET", `/${resource}/${id}`, undefined],
+        ["DELETE", `/${resource}/${id}`, undefined],
+        ["PATCH", `/${resource}/${id}`, resource === "orders" ? { status: "shipped" } : { name: "Valid" }],
+      ]),
+    ) as Array<[string, string, Body | undefined]>;
+
+    it.each(requests)("%s %s is a 400 on params.id", async (method, path, body) => {
+      const req = api()[method.toLowerCase() as "get" | "delete" | "patch"](path);
+      expectProblem(await (body ? req.send(body) : req), "validation", ["params.id"]);
+    });
+
+    it.each([
+      ["the nil UUID", "00000000-0000-0000-0000-000000000000"],
+      ["a version-1 UUID", "c232ab00-9414-11ec-b3c8-9f6bdeced846"],
+      ["a UUID in upper case", MISSING_ID.toUpperCase().replace("FFFFF", "EEEEE")],
+    ])("accepts any 8-4-4-4-12 hex id (%s): an unknown one is a 404", async (_, id) => {
+      expectProblem(await api().get(`/users/${id}`), "notFound");
+      expectProblem(await api().get(`/products/${id}`), "notFound");
+      expectProblem(await api().get(`/orders/${id}`), "notFound");
+    });
+  });
+
+  describe("unknown ids and routes", () => {
+    it.each([
+      ["GET", "/users", undefined],
+      ["PATCH", "/users", { name: "Nobody" }],
+      ["DELETE", "/users", undefined],
+      ["GET", "/products", undefined],
+      ["PATCH", "/products", { stock: 1 }],
+      ["DELETE", "/products", undefined],
+      ["GET", "/orders", undefined],
+      ["PATCH", "/orders", { status: "shipped" }],
+      ["DELETE", "/orders", undefined],
+    ] as Array<[string, string, Body | undefined]>)(
+      "%s %s/:id with an unknown id is a 404",
+      async (method, base, body) => {
+        const req = api()[method.toLowerCase() as "get" | "patch" | "delete"](`${base}/${MISSING_ID}`);
+        expectProblem(await (body ? req.send(body) : req), "notFound");
+      },
+    );
+
+    it.each([
+      ["an unknown path", "/no-such-route"],
+      ["a nested unknown path", `/users/${fixtureUsers.buyer.id}/orders`],
+      ["a prefixed path", "/api/users"],
+      ["a trailing slash on a list", "/users/"],
+      ["a trailing slash on /health", "/health/"],
+      ["a trailing slash after an id", `/products/${fixtureProducts.ordered.id}/`],
+      ["a path in the wrong case", "/Users"],
+      ["/health in capitals", "/HEALTH"],
+      ["an id route in the wrong case", `/Orders/${MISSING_ID}`],
+      ["/auth/me in the wrong case", "/auth/ME"],
+    ])("GET on %s is a 404", async (_, path) => {
+      expectProblem(await api().get(path), "notFound");
+    });
+
+    it("POST to an unknown path with a JSON body is a 404", async () => {
+      expectProblem(await api().post("/no-such-route").send({ a: 1 }), "notFound");
+      expectProblem(await api().post("/users/").send({ email: uniqueEmail(), name: "Slash" }), "notFound");
+    });
+  });
+
+  describe("methods a path does not serve", () => {
+    it.each([
+      ["PUT", "/users", "/users"],
+      ["DELETE", "/users", "/users"],
+      ["PATCH", "/users", "/users"],
+      ["POST", `/users/${fixtureUsers.buyer.id}`, "/users/:id"],
+      ["PUT", `/users/${fixtureUsers.buyer.id}`, "/users/:id"],
+      ["PUT", "/users/not-a-uuid", "/users/:id"],
+      ["POST", `/products/${MISSING_ID}`, "/products/:id"],
+      ["DELETE", "/products", "/products"],
+      ["PUT", `/orders/${MISSING_ID}`, "/orders/:id"],
+      ["DELETE", "/orders", "/orders"],
+      ["OPTIONS", "/health", "/health"],
+      ["OPTIONS", "/users", "/users"],
+      ["OPTIONS", `/orders/${MISSING_ID}`, "/orders/:id"],
+      ["PATCH", "/", "/"],
+      ["POST", "/health", "/health"],
+      ["GET", "/echo", "/echo"],
+      ["DELETE", "/metrics", "/metrics"],
+      ["POST", "/openapi.json", "/openapi.json"],
+      ["PUT", "/docs", "/docs"],
+      ["GET", "/auth/login", "/auth/login"],
+      ["GET", "/auth/register", "/auth/register"],
+      ["POST", "/auth/me", "/auth/me"],
+    ])("%s %s is a 405 that allows exactly the served methods", async (method, path, template) => {
+      const res = await api()[method.toLowerCase() as "get"](path);
+      expectProblem(res, "methodNotAllowed");
+      expect(res.headers.allow).toBe(allowHeader(template));
+    });
+
+    it("HEAD on a POST-only route is a 405 with its allow header", async () => {
+      const raw = await rawRequest(target, "HEAD", "/echo");
+      expect(raw.status).toBe(405);
+      expect(raw.headers.allow).toBe(allowHeader("/echo"));
+      expect(raw.body.length).toBe(0);
+    });
+  });
+
+  describe("bodies that are not a JSON object", () => {
+    const jsonRoutes: Array<[string, () => string]> = [
+      ["POST /users", () => "/users"],
+      ["POST /products", () => "/products"],
+      ["POST /orders", () => "/orders"],
+      ["POST /echo", () => "/echo"],
+      ["POST /auth/register", () => "/auth/register"],
+      ["POST /auth/login", () => "/auth/login"],
+      ["PATCH /users/:id", () => `/users/${user.id}`],
+      ["PATCH /orders/:id", () => `/orders/${order.id}`],
+    ];
+    const methodOf = (label: string) => label.split(" ")[0]?.toLowerCase() as "post" | "patch";
+
+    const malformed = ['{"email":', "{'a':1}", "{a:1}", '{"a":1,}', "undefined", '{"a":1}x'];
+    const notObjects = ["[]", '[{"a":1}]', '"text"', "null", "42", "true"];
+    const each = (texts: string[]) =>
+      jsonRoutes.flatMap(([label, path]) => texts.map((text) => [label, text, path] as [string, string, () => string]));
+
+    it.each(each(malformed))(
+      "%s answers the malformed JSON %s with a 400 malformed-json",
+      async (label, text, path) => {
+        expectProblem(await sendRaw(methodOf(label), path(), text), "malformedJson");
+      },
+    );
+
+    it.each(each(notObjects))("%s refuses the non-object JSON %s on path body", async (label, text, path) => {
+      expectProblem(await sendRaw(methodOf(label), path(), text), "validation", ["body"]);
+    });
+
+    it.each(jsonRoutes)("%s refuses an empty JSON body, on path body", async (label, path) => {
+      expectProblem(await sendRaw(methodOf(label), path(), ""), "validation", ["body"]);
+    });
+
+    it.each(jsonRoutes)("%s refuses a request with no body at all, on path body", async (label, path) => {
+      const method = methodOf(label).toUpperCase();
+      const raw = await rawRequest(target, method, path());
+      expectProblem(asResponse(raw, method, path()), "validation", ["body"]);
+    });
+  });
+
+  describe("content types and sizes", () => {
+    it.each([
+      ["text/plain", "POST", "/users", JSON.stringify({ email: uniqueEmail(), name: "Plain" })],
+      ["application/x-www-form-urlencoded", "POST", "/users", "email=a%40example.com&name=Form"],
+      ["text/plain", "POST", "/echo", '{"a":1}'],
+      ["application/xml", "POST", "/orders", "<order/>"],
+      [
+        "multipart/form-data; boundary=x",
+        "POST",
+        "/auth/login",
+        '--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+      ],
+      ["application/json; charset=latin1", "POST", "/echo", '{"a":1}'],
+      ["application/json; charset=utf-16", "POST", "/auth/register", "{}"],
+      ["text/json", "PATCH", "/products/:id", '{"stock":1}'],
+      ["application/jsonx", "POST", "/echo", '{"a":1}'],
+    ])("a %s body on %s %s is a 415", async (type, method, path, body) => {
+      const url = path.replace(":id", MISSING_ID);
+      expectProblem(await sendRaw(method.toLowerCase() as "post", url, body, type), "unsupportedMediaType");
+    });
+
+    it.each([
+      ["POST /echo", "/echo"],
+      ["POST /users", "/users"],
+      ["POST /auth/login", "/auth/login"],
+    ])("%s refuses a body of 1 MiB and one byte with a 413", async (_, path) => {
+      expectProblem(await sendRaw("post", path, jsonOfSize(MiB + 1)), "payloadTooLarge");
+    });
+
+    it("accepts a JSON body of exactly 1 MiB", async () => {
+      const text = jsonOfSize(MiB);
+      expect(Buffer.byteLength(text)).toBe(MiB);
+      const res = await sendRaw("post", "/echo", text);
+      const body = expectJson(res, 200, EchoResponse);
+      expect((body.filler as string).length).toBe(MiB - '{"filler":""}'.length);
+      // On a validating route the same size reaches validation instead of being a 413.
+      expectProblem(await sendRaw("post", "/users", text), "validation", ["body.filler", "body.email", "body.name"]);
+    });
+
+    it.each([
+      ["the method before the content type", "put", "/users", "text/plain", "x", "methodNotAllowed"],
+      ["the content type before the size", "post", "/echo", "text/plain", jsonOfSize(MiB + 1), "unsupportedMediaType"],
+      [
+        "the size before the JSON syntax",
+        "post",
+        "/echo",
+        "application/json",
+        `${jsonOfSize(MiB + 1)}{`,
+        "payloadTooLarge",
+      ],
+      ["the content type before the path id", "patch", "/users/not-a-uuid", "text/plain", "{}", "unsupportedMediaType"],
+      ["the JSON syntax before the path id", "patch", "/users/not-a-uuid", "application/json", "{", "malformedJson"],
+    ] as Array<[string, "put" | "post" | "patch", string, string, string, ProblemKind]>)(
+      "checks %s",
+      async (_, method, path, type, body, kind) => {
+        expectProblem(await sendRaw(method, path, body, type), kind);
+      },
+    );
+
+    it("a bad path id with a valid body is a 400 on params.id alone", async () => {
+      const res = await sendRaw("patch", "/users/not-a-uuid", '{"name":"Fine"}');
+      expectProblem(res, "validation", ["params.id"]);
+    });
+  });
+
+  describe("prototype pollution", () => {
+    const poisoned: Array<[string, string, string]> = [
+      [
+        "__proto__ at the top level",
+        "/users",
+        `{"email":"${uniqueEmail("proto")}","name":"P","__proto__":{"isAdmin":true}}`,
+      ],
+      ["__proto__ nested", "/echo", '{"a":{"b":[{"__proto__":{"polluted":"yes"}}]}}'],
+      ["__proto__ at the top level of an echo", "/echo", '{"__proto__":{"polluted":"yes"}}'],
+      ["constructor.prototype at the top level", "/echo", '{"constructor":{"prototype":{"polluted":"yes"}}}'],
+      [
+        "constructor.prototype nested",
+        "/products",
+        '{"name":"P","priceCents":1,"stock":1,"x":{"constructor":{"prototype":{"polluted":"yes"}}}}',
+      ],
+      [
+        "__proto__ in an order",
+        "/orders",
+        `{"userId":"${MISSING_ID}","productId":"${MISSING_ID}","quantity":1,"__proto__":{"quantity":0}}`,
+      ],
+    ];
+
+    it.each(poisoned)("refuses %s with a 400 on path body", async (_, path, text) => {
+      expectProblem(await sendRaw("post", path, text), "validation", ["body"]);
+    });
+
+    itDb("leaves nothing polluted: later requests behave as before", async () => {
+      for (const [, path, text] of poisoned) await sendRaw("post", path, text);
+      const echo = expectJson(await api().post("/echo").send({ probe: 1 }), 200, EchoResponse);
+      expect(echo).toEqual({ probe: 1, txnId: echo.txnId });
+      expectProblem(await api().post("/users").send({}), "validation", ["body.email", "body.name"]);
+      const created = await createUser(target, { name: "After Pollution" });
+      expect(Object.keys(created).sort()).toEqual(["createdAt", "email", "id", "name", "updatedAt"]);
+      const email = (JSON.parse(poisoned[0]?.[2] ?? "{}") as { email: string }).email;
+      expect(await db("SELECT id FROM users WHERE email = $1", [email])).toEqual([]);
+    });
+  });
+
+  describe("conflicts", () => {
+    itDb.each([
+      ["POST /users", () => api().post("/users").send({ email: fixtureUsers.buyer.email, name: "Twin" })],
+      [
+        "POST /users in another case",
+        () => api().post("/users").send({ email: fixtureUsers.buyer.email.toUpperCase(), name: "Twin" }),
+      ],
+      ["PATCH /users/:id", () => api().patch(`/users/${user.id}`).send({ email: fixtureUsers.buyer.email })],
+      [
+        "POST /auth/register",
+        () =>
+          api().post("/auth/register").send({ email: fixtureUsers.buyer.email, name: "Twin", password: "long-enough" }),
+      ],
+      [
+        "POST /auth/register in another case",
+        () =>
+          api()
+            .post("/auth/register")
+            .send({ email: fixtureUsers.buyer.email.toUpperCase(), name: "Twin", password: "long-enough" }),
+      ],
+    ])("%s with a taken e-mail is a 409 and stores nothing", async (_, send) => {
+      const before = await db("SELECT id, email FROM users ORDER BY id");
+      expectProblem(await send(), "conflict");
+      expect(await db("SELECT id, email FROM users ORDER BY id")).toEqual(before);
+    });
+
+    const stockOf = async (id: string) =>
+      (await db<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [id]))[0]?.stock;
+    const ordersOf = async (id: string) => (await db("SELECT id FROM orders WHERE product_id = $1", [id])).length;
+
+    itDb("ordering a sold-out product is a 409 on body.quantity that takes nothing", async () => {
+      const { id } = fixtureProducts.outOfStock;
+      const before = await ordersOf(id);
+      const res = await api().post("/orders").send({ userId: user.id, productId: id, quantity: 1 });
+      expectProblem(res, "conflict", ["body.quantity"]);
+      expect(await stockOf(id)).toBe(0);
+      expect(await ordersOf(id)).toBe(before);
+    });
+
+    itDb("ordering more than the stock left is a 409 that leaves the stock as it was", async () => {
+      const scarce = await createProduct(target, { stock: 3 });
+      const res = await api().post("/orders").send({ userId: user.id, productId: scarce.id, quantity: 4 });
+      expectProblem(res, "conflict", ["body.quantity"]);
+      expect(await stockOf(scarce.id)).toBe(3);
+      expect(await ordersOf(scarce.id)).toBe(0);
+    });
+
+    describe("order status transitions", () => {
+      const orders = {} as Record<"pending" | "shipped" | "delivered" | "cancelled", Order>;
+      beforeAll(async () => {
+        const base = { userId: user.id, productId: product.id };
+        orders.pending = await orderIn(target, base, []);
+        orders.shipped = await orderIn(target, base, ["shipped"]);
+        orders.delivered = await orderIn(target, base, ["shipped", "delivered"]);
+        orders.cancelled = await orderIn(target, base, ["cancelled"]);
+      });
+
+      it.each([
+        ["pending", "pending"],
+        ["pending", "delivered"],
+        ["shipped", "pending"],
+        ["shipped", "shipped"],
+        ["shipped", "cancelled"],
+        ["delivered", "pending"],
+        ["delivered", "shipped"],
+        ["delivered", "delivered"],
+        ["delivered", "cancelled"],
+        ["cancelled", "pending"],
+        ["cancelled", "shipped"],
+        ["cancelled", "delivered"],
+        ["cancelled", "cancelled"],
+      ] as const)("%s → %s is a 409 and the order keeps its status", async (from, to) => {
+        const stockBefore = await stockOf(product.id);
+        expectProblem(await api().patch(`/orders/${orders[from].id}`).send({ status: to }), "conflict");
+        const after = expectJson(await api().get(`/orders/${orders[from].id}`), 200, Order);
+        expect(after).toEqual(orders[from]);
+        if (target.databaseUrl) expect(await stockOf(product.id)).toBe(stockBefore);
+      });
+    });
+
+    it.each([
+      ["a user who has orders (the fixture buyer)", "/users", fixtureUsers.buyer.id],
+      ["a product that orders reference (the fixture chair)", "/products", fixtureProducts.ordered.id],
+      ["a user whose only orders were placed through the API", "/users", "own-user"],
+      ["a product whose only orders were placed through the API", "/products", "own-product"],
+    ])("deleting %s is a 409 and keeps it", async (_, base, fixed) => {
+      const id = fixed === "own-user" ? user.id : fixed === "own-product" ? product.id : fixed;
+      expectProblem(await api().delete(`${base}/${id}`), "conflict");
+      expectStatus(await api().get(`${base}/${id}`), 200);
+    });
+  });
+
+  describe("orders that reference nothing", () => {
+    itDb.each([
+      ["an unknown user", () => ({ userId: MISSING_ID, productId: product.id, quantity: 1 }), ["body.userId"]],
+      ["an unknown product", () => ({ userId: user.id, productId: MISSING_ID, quantity: 1 }), ["body.productId"]],
+      [
+        "an unknown user and a sold-out product (the unknown reference wins)",
+        () => ({ userId: MISSING_ID, productId: fixtureProducts.outOfStock.id, quantity: 1 }),
+        ["body.userId"],
+      ],
+    ] as Array<[string, () => Body, string[]]>)(
+      "an order for %s is a 422 that takes no stock",
+      async (_, body, paths) => {
+        const before = (await db<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [product.id]))[0]
+          ?.stock;
+        expectProblem(await api().post("/orders").send(body()), "unprocessable", paths);
+        const after = (await db<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [product.id]))[0]?.stock;
+        expect(after).toBe(before);
+      },
+    );
+  });
+
+  describe("authentication", () => {
+    const me = (authorization?: string) => {
+      const req = api().get("/auth/me");
+      return authorization === undefined ? req : req.set("authorization", authorization);
+    };
+    /** Changes one character in the middle of a JWT part (0 header, 1 payload, 2 signature). */
+    const tamper = (token: string, part: number) => {
+      const parts = token.split(".");
+      const text = parts[part] ?? "";
+      const at = Math.floor(text.length / 2);
+      parts[part] = text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
+      return parts.join(".");
+    };
+    let valid: string;
+    beforeAll(async () => {
+      valid = await forgeToken(user.id);
+    });
+
+    it("accepts a token signed with the shared secret (the control for the refusals below)", async () => {
+      expectStatus(await me(`Bearer ${valid}`), 200);
+    });
+
+    const now = () => Math.floor(Date.now() / 1000);
+    it.each([
+      ["no authorization header", async () => undefined],
+      ["an empty authorization header", async () => ""],
+      ["Bearer without a token", async () => "Bearer"],
+      ["Bearer abc", async () => "Bearer abc"],
+      ["Bearer a.b.c", async () => "Bearer a.b.c"],
+      [
+        "Basic credentials",
+        async () => `Basic ${Buffer.from("buyer@fixtures.example.com:seed-password-1").toString("base64")}`,
+      ],
+      ["a token without the Bearer scheme", async () => valid],
+      ["a token under another scheme", async () => `Token ${valid}`],
+      ["a tampered signature", async () => `Bearer ${tamper(valid, 2)}`],
+      ["a tampered payload", async () => `Bearer ${tamper(valid, 1)}`],
+      [
+        "a payload swapped for another user's",
+        async () => {
+          const [header, , signature] = valid.split(".");
+          const payload = base64url({ sub: fixtureUsers.buyer.id, iat: now(), exp: now() + 3600 });
+          return `Bearer ${header}.${payload}.${signature}`;
+        },
+      ],
+      [
+        "an expired token",
+        async () => `Bearer ${await forgeToken(user.id, { issuedAt: now() - 7200, expiresAt: now() - 3600 })}`,
+      ],
+      ["an unsigned token (alg: none)", async () => `Bearer ${await forgeToken(user.id, { alg: "none" })}`],
+      ["a token signed with HS512", async () => `Bearer ${await forgeToken(user.id, { alg: "HS512" })}`],
+      ["a token signed with HS384", async () => `Bearer ${await forgeToken(user.id, { alg: "HS384" })}`],
+      [
+        "a token signed with another secret",
+        async () => `Bearer ${await forgeToken(user.id, { secret: randomBytes(32).toString("base64url") })}`,
+      ],
+      ["a token whose subject is not a user id", async () => `Bearer ${await forgeToken("not-a-uuid")}`],
+      ["a token whose subject is no user", async () => `Bearer ${await forgeToken(MISSING_ID)}`],
+    ] as Array<[string, () => Promise<string | undefined>]>)(
+      "GET /auth/me with %s is a 401",
+      async (_, authorization) => {
+        expectProblem(await me(await authorization()), "unauthorized");
+      },
+    );
+
+    it("a token stops working once its user is deleted", async () => {
+      const email = uniqueEmail("gone");
+      const reg = await api().post("/auth/register").send({ email, name: "Soon Gone", password: "long-enough" });
+      expectStatus(reg, 201);
+      const token = reg.body.token as string;
+      expectStatus(await me(`Bearer ${token}`), 200);
+      expectStatus(await api().delete(`/users/${reg.body.user.id}`), 204);
+      expectProblem(await me(`Bearer ${token}`), "unauthorized");
+    });
+
+    it("a wrong password and an unknown e-mail give the same 401", async () => {
+      const wrongPassword = await api()
+        .post("/auth/login")
+        .send({ email: fixtureUsers.buyer.email, password: `${SEED_PASSWORD}x` });
+      const unknownEmail = await api()
+        .post("/auth/login")
+        .send({ email: uniqueEmail("nobody"), password: SEED_PASSWORD });
+      const a = expectProblem(wrongPassword, "unauthorized");
+      const b = expectProblem(unknownEmail, "unauthorized");
+      expect(a).toEqual(b);
+    });
+
+    it("a registered user's wrong password is a 401 too", async () => {
+      const email = uniqueEmail("wrongpw");
+      expectStatus(await api().post("/auth/register").send({ email, name: "W", password: "right-password" }), 201);
+      expectProblem(await api().post("/auth/login").send({ email, password: "wrong-password" }), "unauthorized");
+      expectProblem(await api().post("/auth/login").send({ email, password: "right-password " }), "unauthorized");
+    });
+  });
+});
