@@ -560,7 +560,7 @@ describe.each(targets)("$name", (target) => {
           productId: row?.product_id,
           quantity: row?.quantity,
           unitPriceCents: row?.unit_price_cents,
-          totalCents: row?.total_cents,
+          totalCents: Number(row?.total_cents), // BIGINT: node-postgres returns it as a string
           status: row?.status,
           createdAt: iso(row?.created_at),
           updatedAt: iso(row?.updated_at),

@@ -1,4 +1,4 @@
-import { type LoginBody, problem, type RegisterBody, TOKEN_TTL_SECONDS } from "@api-ref/contract";
+import { Id, type LoginBody, ProblemError, problem, type RegisterBody, TOKEN_TTL_SECONDS } from "@api-ref/contract";
 import { hashPassword, type PrismaClient, verifyPassword } from "@api-ref/db";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { toUser } from "./dto.ts";
@@ -26,9 +26,10 @@ export function authService(prisma: PrismaClient, jwtSecret: string) {
     if (!match?.[1]) throw unauthorized("The authorization header is not a bearer token.");
     try {
       const { payload } = await jwtVerify(match[1], key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] });
-      if (typeof payload.sub !== "string") throw unauthorized("The token names no user.");
-      return payload.sub;
+      if (!Id.safeParse(payload.sub).success) throw unauthorized("The token names no user.");
+      return payload.sub as string;
     } catch (error) {
+      if (error instanceof ProblemError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw unauthorized("The token has expired.");
       throw unauthorized("The token is not valid.");
     }

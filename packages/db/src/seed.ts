@@ -336,7 +336,7 @@ export async function seedDatabase(connectionString: string, options: SeedOption
     ]);
     await insertChunks(client, data.orders, (c) => [
       `INSERT INTO orders (id, user_id, product_id, quantity, unit_price_cents, total_cents, status, created_at, updated_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::int[], $7::order_status[], $8::timestamptz[], $9::timestamptz[])`,
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::bigint[], $7::order_status[], $8::timestamptz[], $9::timestamptz[])`,
       [
         c.map((o) => o.id),
         c.map((o) => o.userId),

@@ -68,6 +68,7 @@ describe("migrations", () => {
     const prismaTypeToUdt: Record<string, string[]> = {
       String: ["uuid", "varchar", "bpchar", "text"],
       Int: ["int4"],
+      BigInt: ["int8"],
       DateTime: ["timestamptz"],
       Json: ["jsonb"],
     };
@@ -136,7 +137,7 @@ describe("migrations", () => {
       expect(
         await prisma.user.findUnique({ where: { email: "reader@example.com" }, include: { orders: true } }),
       ).toMatchObject({
-        orders: [{ id: order.id, totalCents: 398 }],
+        orders: [{ id: order.id, totalCents: 398n }],
       });
     } finally {
       await prisma.$disconnect();

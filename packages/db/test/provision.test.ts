@@ -142,6 +142,27 @@ describe("provider choice", () => {
   });
 });
 
+describe("process exit", () => {
+  it("keeps a failing exit code after an embedded server ran (a red test run stays red)", async () => {
+    const script = `
+      import { provisionPostgres } from ${JSON.stringify(fileURLToPath(new URL("../src/provision.ts", import.meta.url)))};
+      const server = await provisionPostgres({ env: ${JSON.stringify(NO_DOCKER)}, log: () => {} });
+      console.log(server.adminUrl);
+      await server.stop();
+      process.exitCode = 3;`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let adminUrl = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      adminUrl += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(3);
+    expect(await portOpen(Number(new URL(adminUrl.trim()).port))).toBe(false);
+  });
+});
+
 // The Testcontainers branch needs a Docker engine; CI exercises it with a locally built stand-in image.
 describe.skipIf(!(await dockerAnswers()))("testcontainers", () => {
   it(`starts ${process.env.PG_IMAGE || DEFAULT_PG_IMAGE} when selected with PG_PROVIDER=testcontainers`, async () => {

@@ -45,7 +45,7 @@ CREATE TABLE "orders" (
     "product_id" UUID NOT NULL,
     "quantity" INTEGER NOT NULL,
     "unit_price_cents" INTEGER NOT NULL,
-    "total_cents" INTEGER NOT NULL,
+    "total_cents" BIGINT NOT NULL,
     "status" "order_status" NOT NULL DEFAULT 'pending',
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -53,7 +53,7 @@ CREATE TABLE "orders" (
     CONSTRAINT "orders_pkey" PRIMARY KEY ("id"),
     CONSTRAINT "orders_quantity_check" CHECK ("quantity" BETWEEN 1 AND 100),
     CONSTRAINT "orders_unit_price_cents_check" CHECK ("unit_price_cents" >= 0),
-    CONSTRAINT "orders_total_cents_check" CHECK ("total_cents" = "unit_price_cents" * "quantity")
+    CONSTRAINT "orders_total_cents_check" CHECK ("total_cents" = "unit_price_cents"::BIGINT * "quantity")
 );
 
 -- CreateTable
