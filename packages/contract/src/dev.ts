@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { applyMigrations, provisionPostgres, seedDatabase } from "@api-ref/db";
 import { REPO_ROOT, selectImplementations } from "./implementations.ts";
+import { build } from "./launcher.ts";
 
 const name = process.argv[2];
 let impl: ReturnType<typeof selectImplementations>[number] | undefined;
@@ -27,13 +28,12 @@ try {
 } catch (error) {
   console.log(`not seeding: ${(error as Error).message}`);
 }
-if (impl.build) {
-  const built = spawn(impl.build.command, impl.build.args, { cwd: join(REPO_ROOT, impl.dir), stdio: "inherit" });
-  const code = await new Promise<number | null>((resolve) => built.on("exit", resolve));
-  if (code !== 0) {
-    await server.stop();
-    process.exit(code ?? 1);
-  }
+try {
+  await build(impl);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  await server.stop();
+  process.exit(1);
 }
 const port = process.env.PORT ?? "3000";
 const app = spawn(impl.start.command, impl.start.args, {

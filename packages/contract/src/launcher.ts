@@ -40,6 +40,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Runs the implementation's build step, if it has one (apps that compile, e.g. NestJS). */
+export async function build(impl: Implementation): Promise<void> {
+  if (!impl.build) return;
+  const child = spawn(impl.build.command, impl.build.args, {
+    cwd: join(REPO_ROOT, impl.dir),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`building ${impl.name} failed with exit code ${code}:\n${output.slice(-5000)}`);
+}
+
 export async function launch(impl: Implementation, options: LaunchOptions): Promise<RunningImplementation> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db";
 import type { TestProject } from "vitest/node";
 import { selectImplementations } from "../src/implementations.ts";
-import { launch, type RunningImplementation } from "../src/launcher.ts";
+import { build, launch, type RunningImplementation } from "../src/launcher.ts";
 
 export interface Target {
   /** Implementation name (`url` for an external server). */
@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
     await server.stop();
   };
   try {
-    const template = await prepareTemplate(server, { name: "contract_template" });
+    const [template] = await Promise.all([prepareTemplate(server, { name: "contract_template" }), ...impls.map(build)]);
     const targets: Target[] = [];
     for (const impl of impls) {
       const databaseUrl = await server.createDatabase(`contract_${impl.name.replace(/\W/g, "_")}`, {
