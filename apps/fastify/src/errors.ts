@@ -1,0 +1,162 @@
+// Every error leaves as the contract's application/problem+json: the app's own ProblemErrors, Fastify's errors
+// (validation, content-type parsing, body limit, bad URLs), an unreachable database (503) and bugs (500, logged,
+// no details). Fastify's own error bodies never reach a client.
+import {
+  allowHeader,
+  type FieldError,
+  methodsByPath,
+  PROBLEM_CONTENT_TYPE,
+  ProblemError,
+  problem,
+  type RequestPart,
+  validationProblem,
+} from "@api-ref/contract";
+import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import { hasZodFastifySchemaValidationErrors } from "@fastify/type-provider-zod";
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+  onRequestHookHandler,
+} from "fastify";
+import { z } from "zod";
+
+export function sendProblem(reply: FastifyReply, error: ProblemError) {
+  return reply.code(error.status).headers(error.headers).type(PROBLEM_CONTENT_TYPE).send(error.toJSON());
+}
+
+// ---- 400: validation ----------------------------------------------------------------------------------------
+
+const PARTS: Record<string, RequestPart> = { body: "body", querystring: "query", params: "params", headers: "headers" };
+
+const segments = (pointer: string, decode: (s: string) => string) =>
+  pointer === "" || pointer === "/" ? [] : pointer.slice(1).split("/").map(decode);
+
+/** The Zod type provider's errors are Zod issues in Fastify's shape: back to a ZodError for the contract's paths. */
+function fromZodIssues(errors: FastifySchemaValidationError[], part: RequestPart) {
+  const issues = errors.map((e) => ({
+    ...e.params,
+    code: e.keyword,
+    path: segments(e.instancePath, (s) => s),
+    message: e.message ?? "is not valid",
+  }));
+  return validationProblem(new z.ZodError(issues as z.core.$ZodIssue[]), part);
+}
+
+/** Ajv's errors, with the paths the contract's `fieldErrors` gives for the same failures. */
+function fromAjvErrors(errors: FastifySchemaValidationError[], part: RequestPart) {
+  const fields: FieldError[] = errors.map((e) => {
+    const path = [part, ...segments(e.instancePath, (s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))];
+    if (e.keyword === "additionalProperties") {
+      return { path: [...path, String(e.params.additionalProperty)].join("."), message: "is not a known field" };
+    }
+    if (e.keyword === "required") path.push(String(e.params.missingProperty));
+    return { path: path.join("."), message: e.message ?? "is not valid" };
+  });
+  return new ProblemError("validation", `The request ${part} is not valid.`, { errors: fields });
+}
+
+function validationFailed(error: FastifyError): ProblemError {
+  const part = PARTS[error.validationContext ?? "body"] ?? "body";
+  const errors = error.validation ?? [];
+  return hasZodFastifySchemaValidationErrors(error) ? fromZodIssues(errors, part) : fromAjvErrors(errors, part);
+}
+
+// ---- the error handler ----------------------------------------------------------------------------------------
+
+/** Fastify's own errors, by code, as the contract's problems (the same mapping Express makes for body-parser's). */
+function fromFastify(error: FastifyError): ProblemError | undefined {
+  if (error.validation) return validationFailed(error);
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return unsupportedMediaType();
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return payloadTooLarge();
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return malformedJson();
+    default:
+      return undefined;
+  }
+}
+
+export function problemHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ProblemError) return sendProblem(reply, error);
+  // Fastify still judges the content type (415) or a QUERY's missing one on a path no route serves; whatever it
+  // finds, the answer for such a path is its 404 (or 405), as the contract checks the path first.
+  if (request.is404) return notFoundHandler(request, reply);
+  const known = fromFastify(error);
+  if (known) return sendProblem(reply, known);
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, "database unavailable");
+    return sendProblem(reply, problem("unavailable", "The database cannot be reached; try again shortly."));
+  }
+  request.log.error({ err: error }, "unhandled error");
+  return sendProblem(reply, problem("internal", "An unexpected error occurred."));
+}
+
+// ---- 404 and 405 ----------------------------------------------------------------------------------------------
+
+const methodNotAllowed = (method: string, path: string) =>
+  problem("methodNotAllowed", `${method} is not supported on ${path}.`, { headers: { allow: allowHeader(path) } });
+
+/**
+ * `refuseOtherMethods(fastify, "/users")` at the end of a route plugin: every other method Fastify routes gets the
+ * contract's 405 with `allow`. It answers in `onRequest`, before Fastify would read (and judge) a body: the
+ * method is checked first.
+ */
+export function refuseOtherMethods(fastify: FastifyInstance, path: string) {
+  const served = methodsByPath.get(path) ?? [];
+  const refuse: onRequestHookHandler = async (request) => {
+    throw methodNotAllowed(request.method, path);
+  };
+  fastify.route({
+    method: fastify.supportedMethods.filter((m) => !served.includes(m)),
+    url: path,
+    onRequest: refuse,
+    handler: async () => {},
+  });
+}
+
+/** The contract's path templates as patterns, for requests that never reach a route. */
+const templates = [...methodsByPath.keys()].map((template) => ({
+  template,
+  parameters: template
+    .split("/")
+    .filter((s) => s.startsWith(":"))
+    .map((s) => s.slice(1)),
+  pattern: new RegExp(
+    `^${template
+      .split("/")
+      .map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/")}$`,
+  ),
+}));
+const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0] ?? "/";
+const templateOf = (path: string) => templates.find(({ pattern }) => pattern.test(path));
+
+/** 404, or 405 for a known path when the method is one Fastify does not route at all (e.g. PROPFIND). */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const path = pathOf(request);
+  const known = templateOf(path);
+  if (known) return sendProblem(reply, methodNotAllowed(request.method, known.template));
+  return sendProblem(reply, problem("notFound", `Nothing lives at ${path}.`));
+}
+
+/**
+ * `frameworkErrors`: a path parameter that is not valid percent-encoding (`/users/%zz`) fails in the router,
+ * before any route or hook. It is a path id that is not a UUID: the contract's 400 on `params.<name>`.
+ */
+export function badUrlHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header("x-request-id", request.id);
+  const path = pathOf(request);
+  const known = templateOf(path);
+  if (!known || known.parameters.length === 0) {
+    return sendProblem(reply, problem("notFound", `Nothing lives at ${path}.`));
+  }
+  const errors = known.parameters.map((name) => ({ path: `params.${name}`, message: "is not valid percent-encoding" }));
+  return sendProblem(reply, new ProblemError("validation", "The request params is not valid.", { errors }));
+}

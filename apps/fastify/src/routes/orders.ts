@@ -1,0 +1,67 @@
+import {
+  CreateOrderBody,
+  CreateOrderHeaders,
+  GetOrderQuery,
+  IdParams,
+  ListOrdersQuery,
+  Order,
+  OrderList,
+  parseRequestPart,
+  UpdateOrderBody,
+} from "@api-ref/contract";
+import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
+import type { preValidationHookHandler } from "fastify";
+import { refuseOtherMethods } from "../errors.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** POST /orders: the validated `idempotency-key` header, if any. */
+    idempotencyKey: string | undefined;
+  }
+}
+
+/**
+ * Fastify validates params, body, query and then headers; the contract checks headers before the body. A
+ * preValidation hook runs before schema validation, so the `idempotency-key` header is checked there.
+ */
+const idempotencyKeyHeader: preValidationHookHandler = async (request) => {
+  request.idempotencyKey = parseRequestPart(CreateOrderHeaders, request.headers, "headers")["idempotency-key"];
+};
+
+export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { orders } = fastify.services;
+  fastify.decorateRequest("idempotencyKey", undefined);
+
+  fastify.get("/orders", { schema: { querystring: ListOrdersQuery, response: { 200: OrderList } } }, (request) =>
+    orders.list(request.query),
+  );
+
+  fastify.post(
+    "/orders",
+    { preValidation: idempotencyKeyHeader, schema: { body: CreateOrderBody, response: { 201: Order } } },
+    async (request, reply) => {
+      const { order } = await orders.create(request.body, request.idempotencyKey);
+      return reply.code(201).header("location", `/orders/${order.id}`).send(order);
+    },
+  );
+
+  fastify.get(
+    "/orders/:id",
+    { schema: { params: IdParams, querystring: GetOrderQuery, response: { 200: Order } } },
+    (request) => orders.get(request.params.id, request.query.include),
+  );
+
+  fastify.patch(
+    "/orders/:id",
+    { schema: { params: IdParams, body: UpdateOrderBody, response: { 200: Order } } },
+    (request) => orders.updateStatus(request.params.id, request.body.status),
+  );
+
+  fastify.delete("/orders/:id", { schema: { params: IdParams } }, async (request, reply) => {
+    await orders.remove(request.params.id);
+    return reply.code(204).send();
+  });
+
+  refuseOtherMethods(fastify, "/orders");
+  refuseOtherMethods(fastify, "/orders/:id");
+};
