@@ -1,0 +1,27 @@
+import { LoginBody, RegisterBody } from "@api-ref/contract";
+import { Body, Controller, Get, Headers, HttpCode, Post } from "@nestjs/common";
+import { JsonBody } from "../common/json-body.interceptor.ts";
+import { AuthService } from "./auth.service.ts";
+
+@Controller("auth")
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post("register")
+  @JsonBody()
+  register(@Body({ schema: RegisterBody }) body: RegisterBody) {
+    return this.auth.register(body);
+  }
+
+  @Post("login")
+  @HttpCode(200)
+  @JsonBody()
+  login(@Body({ schema: LoginBody }) body: LoginBody) {
+    return this.auth.login(body);
+  }
+
+  @Get("me")
+  me(@Headers("authorization") authorization: string | undefined) {
+    return this.auth.me(authorization);
+  }
+}

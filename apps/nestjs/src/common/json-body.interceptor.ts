@@ -1,0 +1,61 @@
+import type { IncomingMessage } from "node:http";
+import {
+  BODY_LIMIT_BYTES,
+  isJsonContentType,
+  malformedJson,
+  parseJson,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "@api-ref/core";
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  UseInterceptors,
+} from "@nestjs/common";
+import getRawBody from "raw-body";
+import type { Observable } from "rxjs";
+import { rawRequestOf } from "./http.ts";
+
+const hasBody = (headers: IncomingMessage["headers"]) =>
+  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
+
+/** 415 for other media types, 413 past 1 MiB, 400 for malformed JSON and prototype-poisoning keys. */
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const contentType = req.headers["content-type"];
+  if (hasBody(req.headers) && !isJsonContentType(contentType)) throw unsupportedMediaType();
+  if (!isJsonContentType(contentType)) return undefined;
+  let text: string;
+  try {
+    // raw-body refuses a declared length over the limit before reading, and counts bytes while it reads.
+    text = await getRawBody(req, {
+      length: req.headers["content-length"] ?? null,
+      limit: BODY_LIMIT_BYTES,
+      encoding: "utf-8",
+    });
+  } catch (error) {
+    throw (error as { type?: string }).type === "entity.too.large" ? payloadTooLarge() : malformedJson();
+  }
+  // An empty body is no body: validation then reports `body` as required.
+  return text.length > 0 ? parseJson(text) : undefined;
+}
+
+/**
+ * Reads the JSON body of the routes that take one, after routing — so a wrong method is a 405 whatever the
+ * body — and before any pipe, so that the contract's order holds: 415, 413, malformed JSON, then validation
+ * of params, query and body. Both platforms leave the body unread for it (see `platform.ts`).
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context
+      .switchToHttp()
+      .getRequest<(IncomingMessage | { raw: IncomingMessage }) & { body?: unknown }>();
+    request.body = await readJsonBody(rawRequestOf(request));
+    return next.handle();
+  }
+}
+
+/** Marks a handler that takes a JSON body. */
+export const JsonBody = () => UseInterceptors(JsonBodyInterceptor);

@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { isDatabaseUnavailable, requestIdFrom } from "@api-ref/core";
+import {
+  type ArgumentsHost,
+  BadRequestException,
+  Catch,
+  type ExceptionFilter,
+  Logger,
+  NotFoundException,
+} from "@nestjs/common";
+import { HttpAdapterHost } from "@nestjs/core";
+import { rawRequestOf, setRouteLabel } from "./http.ts";
+import { type Unmatched, undecodable, unmatched } from "./unmatched.ts";
+
+/** The `content-type` of every error, on both platforms alike. */
+export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
+
+/**
+ * The one exception filter, bound globally: every error leaves as the contract's `application/problem+json`,
+ * and Nest's own error bodies (`{ statusCode, message }`) never reach a client.
+ *
+ * - `ProblemError`s — from validation, body reading and the shared data access — are sent as they are.
+ * - Nest's router answers an unknown route with a `NotFoundException`: a 405 with `allow` when the contract
+ *   serves the path with other methods, a 404 otherwise (Nest itself has no 405).
+ * - Express's router cannot decode a path like `/users/%zz` (Nest hands its `URIError` over as the cause of a
+ *   `BadRequestException`): a 400 on the parameter, after the method check.
+ * - An unreachable database is a 503; anything else is a 500 without details, logged.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger("ProblemFilter");
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const { httpAdapter } = this.adapterHost;
+    const http = host.switchToHttp();
+    const request = rawRequestOf(http.getRequest<IncomingMessage | { raw: IncomingMessage }>());
+    const response = http.getResponse<unknown>();
+    const error = this.toProblem(exception, request);
+    // Errors raised before any middleware ran (an undecodable path) have no request id yet.
+    const raw = (response as { raw?: ServerResponse }).raw ?? (response as ServerResponse);
+    if (!raw.hasHeader("x-request-id")) raw.setHeader("x-request-id", requestIdFrom(request.headers["x-request-id"]));
+    for (const [name, value] of Object.entries(error.headers)) httpAdapter.setHeader(response, name, value);
+    httpAdapter.setHeader(response, "content-type", PROBLEM_CONTENT_TYPE_UTF8);
+    httpAdapter.reply(response, error.toJSON(), error.status);
+  }
+
+  private toProblem(exception: unknown, request: IncomingMessage): ProblemError {
+    if (exception instanceof ProblemError) return exception;
+    if (exception instanceof NotFoundException) return this.labelled(request, unmatched(request.method, request.url));
+    if (exception instanceof BadRequestException && exception.cause instanceof URIError) {
+      return this.labelled(request, undecodable(request.method, request.url));
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`database unavailable: ${(exception as Error).message}`);
+      return problem("unavailable", "The database cannot be reached; try again shortly.");
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    return problem("internal", "An unexpected error occurred.");
+  }
+
+  private labelled(request: IncomingMessage, { problem, template }: Unmatched): ProblemError {
+    if (template) setRouteLabel(request, template);
+    return problem;
+  }
+}

@@ -1,0 +1,28 @@
+import type { Server } from "node:http";
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from "@nestjs/common";
+import { HttpAdapterHost } from "@nestjs/core";
+import { APP_CONFIG, type AppConfig } from "../config.ts";
+
+/**
+ * Bounds a graceful shutdown. Nest closes the HTTP server after this hook and waits for in-flight requests;
+ * those still running after `SHUTDOWN_GRACE_MS` have their connections closed, so that the database pool
+ * (closed in `DatabaseModule.onApplicationShutdown`, next) is not held open by a stuck client.
+ */
+@Injectable()
+export class ShutdownGrace implements BeforeApplicationShutdown {
+  private readonly logger = new Logger("ShutdownGrace");
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  beforeApplicationShutdown(signal?: string) {
+    this.logger.log(`shutting down (${signal ?? "close"})`);
+    const server: Server = this.adapterHost.httpAdapter.getHttpServer();
+    setTimeout(() => {
+      this.logger.error("in-flight requests did not finish in time; closing them");
+      server.closeAllConnections();
+    }, this.config.shutdownGraceMs).unref();
+  }
+}

@@ -1,0 +1,21 @@
+import type { AppConfig } from "@api-ref/core";
+
+export type { AppConfig };
+
+/** Injection token of the configuration read from the environment at start-up (`loadConfig()`). */
+export const APP_CONFIG = Symbol("APP_CONFIG");
+
+/** Injection token of the HTTP platform the application runs on. */
+export const PLATFORM = Symbol("PLATFORM");
+
+/** The HTTP platforms this one application runs on, chosen by `NEST_PLATFORM`. */
+export const PLATFORMS = ["express", "fastify"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export function platformFromEnv(value: string | undefined): Platform {
+  const platform = value || "express";
+  if (!(PLATFORMS as readonly string[]).includes(platform)) {
+    throw new Error(`NEST_PLATFORM must be one of ${PLATFORMS.join(", ")}, got "${value}"`);
+  }
+  return platform as Platform;
+}

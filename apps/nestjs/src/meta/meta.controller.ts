@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import type { HttpMetrics, Services } from "@api-ref/core";
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from "@nestjs/common";
+import type { ResponseHeaders } from "../common/http.ts";
+import { JsonBody } from "../common/json-body.interceptor.ts";
+import { DATABASE } from "../database/database.module.ts";
+import { METRICS } from "../metrics.ts";
+
+/** The routes that are not a resource: hello world, liveness, readiness, echo, metrics and the API's own docs. */
+@Controller()
+export class MetaController {
+  constructor(
+    @Inject(DATABASE) private readonly database: Services,
+    @Inject(METRICS) private readonly metrics: HttpMetrics,
+  ) {}
+
+  @Get()
+  @Header("content-type", "text/plain; charset=utf-8")
+  hello() {
+    return "Hello World!";
+  }
+
+  @Get("health")
+  health() {
+    return { status: "ok", timestamp: Date.now(), framework: "nestjs" };
+  }
+
+  @Get("ready")
+  async ready() {
+    await this.database.ping();
+    return { status: "ok" };
+  }
+
+  @Post("echo")
+  @HttpCode(200)
+  @JsonBody()
+  echo(@Body({ schema: EchoBody }) body: Record<string, unknown>) {
+    return { ...body, txnId: randomUUID() };
+  }
+
+  @Get("metrics")
+  async renderMetrics(@Res({ passthrough: true }) res: ResponseHeaders) {
+    res.header("content-type", this.metrics.contentType);
+    return this.metrics.render();
+  }
+
+  /** The contract's own OpenAPI 3.1 document: the Zod schemas are the single source, no decorators repeat them. */
+  @Get("openapi.json")
+  openApi() {
+    return openApiDocument;
+  }
+
+  @Get("docs")
+  @Header("content-type", "text/html; charset=utf-8")
+  docs() {
+    return docsHtml;
+  }
+}

@@ -1,0 +1,54 @@
+import {
+  CreateOrderBody,
+  CreateOrderHeaders,
+  GetOrderQuery,
+  IdParams,
+  ListOrdersQuery,
+  UpdateOrderBody,
+} from "@api-ref/contract";
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import { RequestHeaders, type ResponseHeaders } from "../common/http.ts";
+import { JsonBody } from "../common/json-body.interceptor.ts";
+import { OrdersService } from "./orders.service.ts";
+
+@Controller("orders")
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get()
+  list(@Query({ schema: ListOrdersQuery }) query: ListOrdersQuery) {
+    return this.orders.list(query);
+  }
+
+  @Post()
+  @JsonBody()
+  async create(
+    @RequestHeaders({ schema: CreateOrderHeaders }) headers: CreateOrderHeaders,
+    @Body({ schema: CreateOrderBody }) body: CreateOrderBody,
+    @Res({ passthrough: true }) res: ResponseHeaders,
+  ) {
+    const { order } = await this.orders.create(body, headers["idempotency-key"]);
+    res.header("location", `/orders/${order.id}`);
+    return order;
+  }
+
+  @Get(":id")
+  get(@Param({ schema: IdParams }) { id }: { id: string }, @Query({ schema: GetOrderQuery }) query: GetOrderQuery) {
+    return this.orders.get(id, query.include);
+  }
+
+  @Patch(":id")
+  @JsonBody()
+  update(
+    @Param({ schema: IdParams }) { id }: { id: string },
+    @Body({ schema: UpdateOrderBody }) body: UpdateOrderBody,
+  ) {
+    return this.orders.updateStatus(id, body.status);
+  }
+
+  @Delete(":id")
+  @HttpCode(204)
+  async remove(@Param({ schema: IdParams }) { id }: { id: string }) {
+    await this.orders.remove(id);
+  }
+}

@@ -1,0 +1,46 @@
+import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import type { ResponseHeaders } from "../common/http.ts";
+import { JsonBody } from "../common/json-body.interceptor.ts";
+import { ProductsService } from "./products.service.ts";
+
+@Controller("products")
+export class ProductsController {
+  constructor(private readonly products: ProductsService) {}
+
+  @Get()
+  list(@Query({ schema: ListProductsQuery }) query: ListProductsQuery) {
+    return this.products.list(query);
+  }
+
+  @Post()
+  @JsonBody()
+  async create(
+    @Body({ schema: CreateProductBody }) body: CreateProductBody,
+    @Res({ passthrough: true }) res: ResponseHeaders,
+  ) {
+    const product = await this.products.create(body);
+    res.header("location", `/products/${product.id}`);
+    return product;
+  }
+
+  @Get(":id")
+  get(@Param({ schema: IdParams }) { id }: { id: string }) {
+    return this.products.get(id);
+  }
+
+  @Patch(":id")
+  @JsonBody()
+  update(
+    @Param({ schema: IdParams }) { id }: { id: string },
+    @Body({ schema: UpdateProductBody }) body: UpdateProductBody,
+  ) {
+    return this.products.update(id, body);
+  }
+
+  @Delete(":id")
+  @HttpCode(204)
+  async remove(@Param({ schema: IdParams }) { id }: { id: string }) {
+    await this.products.remove(id);
+  }
+}

@@ -1,0 +1,43 @@
+import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import type { ResponseHeaders } from "../common/http.ts";
+import { JsonBody } from "../common/json-body.interceptor.ts";
+import { UsersService } from "./users.service.ts";
+
+@Controller("users")
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  list(@Query({ schema: ListUsersQuery }) query: ListUsersQuery) {
+    return this.users.list(query);
+  }
+
+  @Post()
+  @JsonBody()
+  async create(
+    @Body({ schema: CreateUserBody }) body: CreateUserBody,
+    @Res({ passthrough: true }) res: ResponseHeaders,
+  ) {
+    const user = await this.users.create(body);
+    res.header("location", `/users/${user.id}`);
+    return user;
+  }
+
+  @Get(":id")
+  get(@Param({ schema: IdParams }) { id }: { id: string }) {
+    return this.users.get(id);
+  }
+
+  @Patch(":id")
+  @JsonBody()
+  update(@Param({ schema: IdParams }) { id }: { id: string }, @Body({ schema: UpdateUserBody }) body: UpdateUserBody) {
+    return this.users.update(id, body);
+  }
+
+  @Delete(":id")
+  @HttpCode(204)
+  async remove(@Param({ schema: IdParams }) { id }: { id: string }) {
+    await this.users.remove(id);
+  }
+}
