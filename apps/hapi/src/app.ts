@@ -1,0 +1,84 @@
+import { createBrotliDecompress } from "node:zlib";
+import type { HttpMetrics, Services } from "@api-ref/core";
+import Hapi from "@hapi/hapi";
+import hapiPino from "hapi-pino";
+import type { Logger } from "pino";
+import { metricsPlugin } from "./plugins/metrics.ts";
+import { problemsPlugin } from "./plugins/problems.ts";
+import { requestIdPlugin } from "./plugins/request-id.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { orderRoutes } from "./routes/orders.ts";
+import { productRoutes } from "./routes/products.ts";
+import { userRoutes } from "./routes/users.ts";
+
+export interface ServerOptions {
+  services: Services;
+  metrics: HttpMetrics;
+  logger: Logger;
+  port?: number;
+  host?: string;
+}
+
+/**
+ * Builds the API on Hapi: server settings, the cross-cutting plugins (request ids, metrics, problem+json errors,
+ * logging), then one plugin per resource. The server is configured but not started: `init()` readies it for
+ * `server.inject()`, `src/server.ts` starts it.
+ */
+export async function buildServer({ services, metrics, logger, port, host }: ServerOptions) {
+  const server = Hapi.server({
+    port,
+    host,
+    // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
+    router: { isCaseSensitive: true, stripTrailingSlash: false },
+    // No other framework here compresses responses by default; errors are logged by the problems plugin.
+    compression: false,
+    debug: false,
+    // With `cleanStop`, Hapi answers an HTTP parse error on a connection whose request is still running through
+    // that request's lifecycle, and with any onPreResponse extension that crashes the process (an unhandled
+    // assertion in Hapi, hapijs/hapi#4363; a malformed request is enough). Node's own `server.close()` already
+    // lets in-flight requests finish and closes idle keep-alive connections; server.ts adds the grace timer.
+    operations: { cleanStop: false },
+    routes: {
+      // Hapi reads and parses the body of every route that is not a GET; here only the routes that take JSON read
+      // one (`jsonPayload`), the others leave it unread as every other implementation does (else a large body on
+      // a 405 would be a 413, and malformed JSON on a DELETE a 400).
+      payload: { output: "stream", parse: false, failAction: "ignore" },
+      // Rethrow what validation threw: it is already the contract's 400.
+      validate: {
+        failAction: (_request, _h, error) => {
+          throw error;
+        },
+      },
+      // No cookies in this API.
+      state: { parse: false, failAction: "ignore" },
+    },
+  });
+
+  // Request bodies in brotli, as Express's and Koa's body parsers read them (Hapi knows gzip and deflate).
+  server.decoder("br", (options) => createBrotliDecompress(options ?? undefined));
+
+  await server.register(requestIdPlugin);
+  await server.register({ plugin: metricsPlugin, options: { metrics } });
+  await server.register({ plugin: problemsPlugin, options: { logger } });
+  if (logger.level !== "silent") {
+    // Mounted only when logging is on, so that a benchmark with logging off pays nothing for it.
+    await server.register({
+      plugin: hapiPino,
+      options: { instance: logger, getChildBindings: (request) => ({ reqId: request.app.requestId }) },
+    });
+  }
+  await server.register({ plugin: metaRoutes, options: { services, metrics } });
+  await server.register({ plugin: userRoutes, options: { services } });
+  await server.register({ plugin: productRoutes, options: { services } });
+  await server.register({ plugin: orderRoutes, options: { services } });
+  await server.register({ plugin: authRoutes, options: { services } });
+  return server;
+}
+
+/** The server initialized (caches started, plugins ready) but not listening: what tests use with `server.inject()`. */
+export async function init(options: ServerOptions) {
+  const server = await buildServer(options);
+  await server.initialize();
+  return server;
+}

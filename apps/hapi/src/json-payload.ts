@@ -1,0 +1,71 @@
+import type { ProblemError } from "@api-ref/contract";
+import {
+  BODY_LIMIT_BYTES,
+  isJsonContentType,
+  malformedJson,
+  payloadTooLarge,
+  prototypePoisoning,
+  unsupportedMediaType,
+} from "@api-ref/core";
+import type { Boom } from "@hapi/boom";
+import type { Lifecycle, RouteOptions } from "@hapi/hapi";
+import secureJson from "secure-json-parse";
+
+const hasBody = (headers: Record<string, string | string[] | undefined>) =>
+  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
+
+/** Content encodings Hapi inflates (gzip and deflate by default, br added by `server.decoder()` in app.ts). */
+const ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
+
+/**
+ * Before Hapi reads a byte: 415 unless the body is JSON in UTF-8 (so 415 comes before 413, as the contract says)
+ * in an encoding Hapi inflates (it would read any other as if it were not encoded).
+ */
+const requireJson: Lifecycle.Method = (request, h) => {
+  const { headers } = request.raw.req;
+  if (!hasBody(headers)) return h.continue;
+  if (!isJsonContentType(headers["content-type"])) throw unsupportedMediaType();
+  if (!ENCODINGS.has(headers["content-encoding"] ?? "identity")) throw unsupportedMediaType();
+  return h.continue;
+};
+
+/** Hapi's parser (bourne) refuses `__proto__` keys; the contract refuses `constructor.prototype` too. */
+const refuseConstructorPrototype: Lifecycle.Method = (request, h) => {
+  try {
+    if (request.payload && typeof request.payload === "object") {
+      secureJson.scan(request.payload, { protoAction: "error", constructorAction: "error" });
+    }
+  } catch {
+    throw prototypePoisoning();
+  }
+  return h.continue;
+};
+
+/** What Hapi's payload step throws (Boom 413, 400 with bourne's SyntaxError as `data`), as the contract's problems. */
+function payloadProblem(error: Boom): ProblemError {
+  if (error.output.statusCode === 413) return payloadTooLarge();
+  if (error.output.statusCode === 415) return unsupportedMediaType();
+  const cause = error.data as { message?: string } | null;
+  if (/forbidden prototype property/.test(cause?.message ?? "")) return prototypePoisoning();
+  return malformedJson();
+}
+
+/**
+ * The route options of every route that takes a JSON body: Hapi reads it (at most 1 MiB) and parses it with its
+ * own JSON parser, with the two extension points the contract needs around that step.
+ */
+export const jsonPayload = {
+  payload: {
+    output: "data",
+    parse: true,
+    maxBytes: BODY_LIMIT_BYTES,
+    protoAction: "error",
+    failAction: (_request, _h, error) => {
+      throw payloadProblem(error as Boom);
+    },
+  },
+  ext: {
+    onPreAuth: { method: requireJson },
+    onPostAuth: { method: refuseConstructorPrototype },
+  },
+} satisfies RouteOptions;

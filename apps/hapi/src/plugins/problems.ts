@@ -1,0 +1,51 @@
+import { PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { isDatabaseUnavailable, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import type { Boom } from "@hapi/boom";
+import type { Plugin, Request } from "@hapi/hapi";
+import type { Logger } from "pino";
+
+/** Any error a request ended with — the contract's own, Hapi's Booms, an unreachable database, a bug — as a problem. */
+function toProblem(error: Boom, request: Request, logger: Logger): ProblemError {
+  // Hapi boomifies what a handler throws in place, so the contract's errors are still what they were.
+  if (error instanceof ProblemError) return error;
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error }, "database unavailable");
+    return problem("unavailable", "The database cannot be reached; try again shortly.");
+  }
+  switch (error.output.statusCode) {
+    case 404:
+      return problem("notFound", `Nothing lives at ${request.path}.`);
+    case 413:
+      return payloadTooLarge();
+    case 415:
+      return unsupportedMediaType();
+    case 400:
+      // Hapi's own 400s: a request target that is not a URL (`OPTIONS *`) names nothing (404); a path parameter
+      // that is not valid percent-encoding is a bad id (every path parameter of this API is an id).
+      if (request.url === null) return problem("notFound", "Nothing lives at this address.");
+      return problem("validation", "The request path is not valid.", {
+        errors: [{ path: "params.id", message: "must be a UUID" }],
+      });
+  }
+  logger.error({ err: error }, "unhandled error");
+  return problem("internal", "An unexpected error occurred.");
+}
+
+/**
+ * Hapi answers errors with Boom's JSON (`{ statusCode, error, message }`); here none of those bodies reaches a
+ * client: on `onPreResponse`, every Boom — the contract's `ProblemError`s thrown in handlers, validation and
+ * extension points, and Hapi's own 404/413/415/400/500 — is replaced by `application/problem+json`.
+ */
+export const problemsPlugin: Plugin<{ logger: Logger }> = {
+  name: "problems",
+  register(server, { logger }) {
+    server.ext("onPreResponse", (request, h) => {
+      const response = request.response;
+      if (!("isBoom" in response) || !response.isBoom) return h.continue;
+      const known = toProblem(response, request, (request as { logger?: Logger }).logger ?? logger);
+      const reply = h.response(known.toJSON()).code(known.status).type(`${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
+      for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);
+      return reply;
+    });
+  },
+};

@@ -1,0 +1,36 @@
+import { LoginBody, RegisterBody } from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import type { Plugin } from "@hapi/hapi";
+import { jsonPayload } from "../json-payload.ts";
+import { validateWith } from "../validate.ts";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+
+export const authRoutes: Plugin<{ services: Services }> = {
+  name: "auth-routes",
+  register(server, { services: { auth } }) {
+    server.route<{ Payload: RegisterBody }>({
+      method: "POST",
+      path: "/auth/register",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ payload: RegisterBody }),
+        handler: async (request, h) => h.response(await auth.register(request.payload)).code(201),
+      },
+    });
+    server.route<{ Payload: LoginBody }>({
+      method: "POST",
+      path: "/auth/login",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ payload: LoginBody }),
+        handler: (request) => auth.login(request.payload),
+      },
+    });
+    server.route({
+      method: "GET",
+      path: "/auth/me",
+      handler: (request) => auth.me(request.raw.req.headers.authorization),
+    });
+    server.route(["/auth/register", "/auth/login", "/auth/me"].map(methodNotAllowed));
+  },
+};

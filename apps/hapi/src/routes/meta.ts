@@ -1,0 +1,43 @@
+import { randomUUID } from "node:crypto";
+import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import type { HttpMetrics, Services } from "@api-ref/core";
+import type { Plugin } from "@hapi/hapi";
+import type { z } from "zod";
+import { jsonPayload } from "../json-payload.ts";
+import { validateWith } from "../validate.ts";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+
+export const metaRoutes: Plugin<{ services: Services; metrics: HttpMetrics }> = {
+  name: "meta-routes",
+  register(server, { services, metrics }) {
+    server.route([
+      { method: "GET", path: "/", handler: (_request, h) => h.response("Hello World!").type("text/plain") },
+      { method: "GET", path: "/health", handler: () => ({ status: "ok", timestamp: Date.now(), framework: "hapi" }) },
+      {
+        method: "GET",
+        path: "/ready",
+        async handler() {
+          await services.ping();
+          return { status: "ok" };
+        },
+      },
+      {
+        method: "GET",
+        path: "/metrics",
+        handler: async (_request, h) => h.response(await metrics.render()).type(metrics.contentType),
+      },
+      { method: "GET", path: "/openapi.json", handler: () => openApiDocument },
+      { method: "GET", path: "/docs", handler: (_request, h) => h.response(docsHtml).type("text/html") },
+    ]);
+    server.route<{ Payload: z.output<typeof EchoBody> }>({
+      method: "POST",
+      path: "/echo",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ payload: EchoBody }),
+        handler: (request) => ({ ...request.payload, txnId: randomUUID() }),
+      },
+    });
+    server.route([...["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"].map(methodNotAllowed)]);
+  },
+};

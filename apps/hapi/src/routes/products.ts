@@ -1,0 +1,64 @@
+import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import type { Plugin } from "@hapi/hapi";
+import type { z } from "zod";
+import { jsonPayload } from "../json-payload.ts";
+import { validateWith } from "../validate.ts";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+
+type Id = z.output<typeof IdParams>;
+
+export const productRoutes: Plugin<{ services: Services }> = {
+  name: "product-routes",
+  register(server, { services: { products } }) {
+    server.route<{ Query: ListProductsQuery }>({
+      method: "GET",
+      path: "/products",
+      options: {
+        validate: validateWith({ query: ListProductsQuery }),
+        handler: (request) => products.list(request.query),
+      },
+    });
+    server.route<{ Payload: CreateProductBody }>({
+      method: "POST",
+      path: "/products",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ payload: CreateProductBody }),
+        async handler(request, h) {
+          const product = await products.create(request.payload);
+          return h.response(product).code(201).location(`/products/${product.id}`);
+        },
+      },
+    });
+    server.route<{ Params: Id }>({
+      method: "GET",
+      path: "/products/{id}",
+      options: {
+        validate: validateWith({ params: IdParams }),
+        handler: (request) => products.get(request.params.id),
+      },
+    });
+    server.route<{ Params: Id; Payload: UpdateProductBody }>({
+      method: "PATCH",
+      path: "/products/{id}",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ params: IdParams, payload: UpdateProductBody }),
+        handler: (request) => products.update(request.params.id, request.payload),
+      },
+    });
+    server.route<{ Params: Id }>({
+      method: "DELETE",
+      path: "/products/{id}",
+      options: {
+        validate: validateWith({ params: IdParams }),
+        async handler(request, h) {
+          await products.remove(request.params.id);
+          return h.response().code(204);
+        },
+      },
+    });
+    server.route(["/products", "/products/{id}"].map(methodNotAllowed));
+  },
+};

@@ -1,0 +1,64 @@
+import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import type { Plugin } from "@hapi/hapi";
+import type { z } from "zod";
+import { jsonPayload } from "../json-payload.ts";
+import { validateWith } from "../validate.ts";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+
+type Id = z.output<typeof IdParams>;
+
+export const userRoutes: Plugin<{ services: Services }> = {
+  name: "user-routes",
+  register(server, { services: { users } }) {
+    server.route<{ Query: ListUsersQuery }>({
+      method: "GET",
+      path: "/users",
+      options: {
+        validate: validateWith({ query: ListUsersQuery }),
+        handler: (request) => users.list(request.query),
+      },
+    });
+    server.route<{ Payload: CreateUserBody }>({
+      method: "POST",
+      path: "/users",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ payload: CreateUserBody }),
+        async handler(request, h) {
+          const user = await users.create(request.payload);
+          return h.response(user).code(201).location(`/users/${user.id}`);
+        },
+      },
+    });
+    server.route<{ Params: Id }>({
+      method: "GET",
+      path: "/users/{id}",
+      options: {
+        validate: validateWith({ params: IdParams }),
+        handler: (request) => users.get(request.params.id),
+      },
+    });
+    server.route<{ Params: Id; Payload: UpdateUserBody }>({
+      method: "PATCH",
+      path: "/users/{id}",
+      options: {
+        ...jsonPayload,
+        validate: validateWith({ params: IdParams, payload: UpdateUserBody }),
+        handler: (request) => users.update(request.params.id, request.payload),
+      },
+    });
+    server.route<{ Params: Id }>({
+      method: "DELETE",
+      path: "/users/{id}",
+      options: {
+        validate: validateWith({ params: IdParams }),
+        async handler(request, h) {
+          await users.remove(request.params.id);
+          return h.response().code(204);
+        },
+      },
+    });
+    server.route(["/users", "/users/{id}"].map(methodNotAllowed));
+  },
+};

@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import type { HttpMetrics, Services } from "@api-ref/core";
+import { methodNotAllowed } from "../middleware/errors.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { validate } from "../middleware/validate.ts";
+import { strictRouter } from "./router.ts";
+
+export function metaRoutes(services: Services, metrics: HttpMetrics) {
+  const router = strictRouter();
+
+  router
+    .get("/", (ctx) => {
+      ctx.body = "Hello World!";
+    })
+    .all("/", methodNotAllowed("/"));
+
+  router
+    .get("/health", (ctx) => {
+      ctx.body = { status: "ok", timestamp: Date.now(), framework: "koa" };
+    })
+    .all("/health", methodNotAllowed("/health"));
+
+  router
+    .get("/ready", async (ctx) => {
+      await services.ping();
+      ctx.body = { status: "ok" };
+    })
+    .all("/ready", methodNotAllowed("/ready"));
+
+  router
+    .post("/echo", jsonBody, validate({ body: EchoBody }), (ctx) => {
+      ctx.body = { ...ctx.state.body, txnId: randomUUID() };
+    })
+    .all("/echo", methodNotAllowed("/echo"));
+
+  router
+    .get("/metrics", async (ctx) => {
+      ctx.type = metrics.contentType;
+      ctx.body = await metrics.render();
+    })
+    .all("/metrics", methodNotAllowed("/metrics"));
+
+  router
+    .get("/openapi.json", (ctx) => {
+      ctx.body = openApiDocument;
+    })
+    .all("/openapi.json", methodNotAllowed("/openapi.json"));
+
+  router
+    .get("/docs", (ctx) => {
+      ctx.type = "html";
+      ctx.body = docsHtml;
+    })
+    .all("/docs", methodNotAllowed("/docs"));
+
+  return router;
+}

@@ -1,0 +1,37 @@
+import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import { methodNotAllowed } from "../middleware/errors.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { validate } from "../middleware/validate.ts";
+import { strictRouter } from "./router.ts";
+
+export function productRoutes({ products }: Services) {
+  const router = strictRouter();
+
+  router
+    .get("/products", validate({ query: ListProductsQuery }), async (ctx) => {
+      ctx.body = await products.list(ctx.state.query);
+    })
+    .post("/products", jsonBody, validate({ body: CreateProductBody }), async (ctx) => {
+      const product = await products.create(ctx.state.body);
+      ctx.status = 201;
+      ctx.set("location", `/products/${product.id}`);
+      ctx.body = product;
+    })
+    .all("/products", methodNotAllowed("/products"));
+
+  router
+    .get("/products/:id", validate({ params: IdParams }), async (ctx) => {
+      ctx.body = await products.get(ctx.state.params.id);
+    })
+    .patch("/products/:id", jsonBody, validate({ params: IdParams, body: UpdateProductBody }), async (ctx) => {
+      ctx.body = await products.update(ctx.state.params.id, ctx.state.body);
+    })
+    .delete("/products/:id", validate({ params: IdParams }), async (ctx) => {
+      await products.remove(ctx.state.params.id);
+      ctx.status = 204;
+    })
+    .all("/products/:id", methodNotAllowed("/products/:id"));
+
+  return router;
+}

@@ -1,0 +1,40 @@
+// Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
+// connections, lets in-flight requests finish, then closes the database pool and exits 0.
+import { createHttpMetrics, createServices, loadConfig } from "@api-ref/core";
+import { pino } from "pino";
+import { buildApp } from "./app.ts";
+
+const config = loadConfig();
+const logger = pino({ level: config.logLevel });
+const services = createServices(config);
+const app = buildApp({ services, metrics: createHttpMetrics("koa"), logger });
+
+// app.listen() is http.createServer(app.callback()).listen(): a plain node:http server.
+const server = app.listen(config.port, config.host, () => {
+  logger.info(`koa listening on http://${config.host}:${config.port}`);
+});
+server.once("error", (error) => {
+  logger.fatal({ err: error }, "could not listen");
+  process.exit(1);
+});
+
+let shuttingDown = false;
+function shutdown(signal: NodeJS.Signals) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, "shutting down");
+  const timer = setTimeout(() => {
+    logger.error("in-flight requests did not finish in time; closing them");
+    server.closeAllConnections();
+  }, config.shutdownGraceMs);
+  timer.unref();
+  // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once.
+  server.close(async (error) => {
+    await services.close();
+    logger.info("stopped");
+    process.exit(error ? 1 : 0);
+  });
+  server.closeIdleConnections();
+}
+process.once("SIGTERM", shutdown);
+process.once("SIGINT", shutdown);
