@@ -6,7 +6,10 @@
 // Each implementation runs as in production (own process, NODE_ENV=production, LOG_LEVEL=silent, the same
 // DB_POOL_SIZE) on its own copy of the seeded database, pinned to CPU 1 when `taskset` exists, while autocannon
 // runs here (pin this process to CPU 0). Rounds rotate the order of the implementations; medians are reported.
+// Besides requests/s it reports the server's own CPU time per request (from /proc/<pid>/stat), which says what
+// a request costs even when other processes share the machine and requests/s says little.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { OrderList, Product } from "@api-ref/contract";
@@ -62,16 +65,26 @@ const scenarios: Array<{ name: string; path: string; schema: z.ZodType }> = [
   { name: "GET /orders?include=user,product", path: "/orders?include=user,product", schema: OrderList },
 ];
 
-async function hammer(url: string, duration: number) {
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+/** User + system CPU seconds a process has used so far (Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+async function hammer(url: string, duration: number, pid: number) {
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({ url, connections, pipelining: 1, duration });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const cpuUs = ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total;
+  return { rps: result.requests.average, cpuUs, non2xx: result.non2xx, errors: result.errors };
 }
 
 const server = await provisionPostgres();
 interface Measured {
   startupMs: number[];
   rps: Map<string, number[]>;
-  p99: Map<string, number[]>;
+  cpuUs: Map<string, number[]>;
 }
 const results = new Map<string, Measured>();
 try {
@@ -92,7 +105,7 @@ try {
         jwtSecret: "bench-modes-secret-0123456789",
         env: { DB_POOL_SIZE: values["pool-size"] },
       });
-      const entry: Measured = results.get(implementation.name) ?? { startupMs: [], rps: new Map(), p99: new Map() };
+      const entry: Measured = results.get(implementation.name) ?? { startupMs: [], rps: new Map(), cpuUs: new Map() };
       results.set(implementation.name, entry);
       entry.startupMs.push(app.startupMs);
       try {
@@ -104,17 +117,18 @@ try {
               `${implementation.name} ${scenario.name}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
             );
           }
-          await hammer(app.url + scenario.path, warmup);
-          const measured = await hammer(app.url + scenario.path, seconds);
+          await hammer(app.url + scenario.path, warmup, app.pid);
+          const measured = await hammer(app.url + scenario.path, seconds, app.pid);
           if (measured.non2xx || measured.errors) {
             throw new Error(
               `${implementation.name} ${scenario.name}: ${measured.non2xx} non-2xx, ${measured.errors} errors`,
             );
           }
           entry.rps.set(scenario.name, [...(entry.rps.get(scenario.name) ?? []), measured.rps]);
-          entry.p99.set(scenario.name, [...(entry.p99.get(scenario.name) ?? []), measured.p99]);
+          entry.cpuUs.set(scenario.name, [...(entry.cpuUs.get(scenario.name) ?? []), measured.cpuUs]);
           process.stderr.write(
-            `round ${round + 1}: ${implementation.name} ${scenario.name} ${Math.round(measured.rps)} req/s\n`,
+            `round ${round + 1}: ${implementation.name} ${scenario.name} ${Math.round(measured.rps)} req/s, ` +
+              `${Math.round(measured.cpuUs)} µs CPU/req\n`,
           );
         }
       } finally {
@@ -134,14 +148,16 @@ const median = (xs: number[]) => {
 const spread = (xs: number[]) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
 const express = results.get("express");
 const lines = [
-  `| implementation | start-up (ms) | ${scenarios.map((s) => `${s.name} req/s (× Express) | p99 ms`).join(" | ")} |`,
+  `| implementation | start-up (ms) | ${scenarios.map((s) => `${s.name}: req/s | CPU µs/req`).join(" | ")} |`,
   `|---|---|${scenarios.map(() => "---|---").join("|")}|`,
 ];
 for (const [name, entry] of results) {
   const cells = scenarios.map((s) => {
-    const rps = median(entry.rps.get(s.name) ?? []);
-    const ratio = rps / median(express?.rps.get(s.name) ?? [rps]);
-    return `${Math.round(rps)} (${ratio.toFixed(2)}×; ${spread(entry.rps.get(s.name) ?? [])}) | ${median(entry.p99.get(s.name) ?? [])}`;
+    const rps = entry.rps.get(s.name) ?? [];
+    const cpu = entry.cpuUs.get(s.name) ?? [];
+    const rpsRatio = median(rps) / median(express?.rps.get(s.name) ?? rps);
+    const cpuRatio = median(cpu) / median(express?.cpuUs.get(s.name) ?? cpu);
+    return `${Math.round(median(rps))} (${spread(rps)}) ${rpsRatio.toFixed(2)}× | ${Math.round(median(cpu))} (${spread(cpu)}) ${cpuRatio.toFixed(2)}×`;
   });
   lines.push(
     `| ${name} | ${Math.round(median(entry.startupMs))} (${spread(entry.startupMs)}) | ${cells.join(" | ")} |`,
