@@ -1,4 +1,3 @@
-import { createBrotliDecompress } from "node:zlib";
 import type { HttpMetrics, Services } from "@api-ref/core";
 import Hapi from "@hapi/hapi";
 import hapiPino from "hapi-pino";
@@ -54,9 +53,6 @@ export async function buildServer({ services, metrics, logger, port, host }: Ser
       state: { parse: false, failAction: "ignore" },
     },
   });
-
-  // Request bodies in brotli, as Express's and Koa's body parsers read them (Hapi knows gzip and deflate).
-  server.decoder("br", (options) => createBrotliDecompress(options ?? undefined));
 
   await server.register(requestIdPlugin);
   await server.register({ plugin: metricsPlugin, options: { metrics } });

@@ -1,7 +1,7 @@
 import type { ProblemError } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
-  isJsonContentType,
+  isJsonBody,
   malformedJson,
   payloadTooLarge,
   prototypePoisoning,
@@ -14,18 +14,14 @@ import secureJson from "secure-json-parse";
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
-/** Content encodings Hapi inflates (gzip and deflate by default, br added by `server.decoder()` in app.ts). */
-const ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
-
 /**
- * Before Hapi reads a byte: 415 unless the body is JSON in UTF-8 (so 415 comes before 413, as the contract says)
- * in an encoding Hapi inflates (it would read any other as if it were not encoded).
+ * Before Hapi reads a byte: 415 unless the body is JSON in UTF-8 and not content-encoded (so 415 comes before
+ * 413, as the contract says; Hapi would otherwise inflate gzip and deflate).
  */
 const requireJson: Lifecycle.Method = (request, h) => {
   const { headers } = request.raw.req;
   if (!hasBody(headers)) return h.continue;
-  if (!isJsonContentType(headers["content-type"])) throw unsupportedMediaType();
-  if (!ENCODINGS.has(headers["content-encoding"] ?? "identity")) throw unsupportedMediaType();
+  if (!isJsonBody(headers)) throw unsupportedMediaType();
   return h.continue;
 };
 

@@ -2,7 +2,7 @@
 // contract's strict paths, and turning each platform's body parsing off (the JSON body is read by
 // `JsonBodyInterceptor`, after routing, on the routes that take one).
 import querystring from "node:querystring";
-import { problem } from "@api-ref/contract";
+import { problem, undecodable } from "@api-ref/contract";
 import { type AppConfig, requestIdFrom } from "@api-ref/core";
 import { type INestApplication, type LogLevel } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
@@ -12,7 +12,6 @@ import express from "express";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AppModule } from "./app.module.ts";
 import { PROBLEM_CONTENT_TYPE_UTF8 } from "./common/problem.filter.ts";
-import { undecodable } from "./common/unmatched.ts";
 import type { Platform } from "./config.ts";
 
 const LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "log", "debug", "verbose"];

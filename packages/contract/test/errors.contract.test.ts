@@ -16,6 +16,7 @@ import {
   expectStatus,
   forgeToken,
   orderIn,
+  pathSet,
   rawRequest,
   uniqueEmail,
 } from "./support/http-asserts.ts";
@@ -397,6 +398,33 @@ describe.each(targets)("$name", (target) => {
     });
   });
 
+  describe("paths whose percent-encoding cannot be decoded", () => {
+    it.each([
+      ["GET", "/users/%zz"],
+      ["DELETE", "/products/%E0%A4%A"],
+      ["GET", "/orders/%"],
+    ])("%s %s is a 400 on params.id, like any other invalid id", async (method, path) => {
+      const raw = await rawRequest(target, method, path);
+      expect(raw.status).toBe(400);
+      expect(raw.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(pathSet(JSON.parse(raw.body.toString()).errors.map((e: { path: string }) => e.path))).toEqual([
+        "params.id",
+      ]);
+    });
+
+    it("PUT /users/%zz is a 405: the method is checked before the path parameter", async () => {
+      const raw = await rawRequest(target, "PUT", "/users/%zz");
+      expect(raw.status).toBe(405);
+      expect(raw.headers.allow).toBe(allowHeader("/users/:id"));
+    });
+
+    it("an undecodable path that matches no route is a 404", async () => {
+      const raw = await rawRequest(target, "GET", "/%zz");
+      expect(raw.status).toBe(404);
+      expect(raw.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    });
+  });
+
   describe("unknown ids and routes", () => {
     it.each([
       ["GET", "/users", undefined],
@@ -577,6 +605,30 @@ describe.each(targets)("$name", (target) => {
     it("a bad path id with a valid body is a 400 on params.id alone", async () => {
       const res = await sendRaw("patch", "/users/not-a-uuid", '{"name":"Fine"}');
       expectProblem(res, "validation", ["params.id"]);
+    });
+  });
+
+  describe("content-encoded bodies", () => {
+    it.each(["gzip", "deflate", "br", "compress", "GZIP"])(
+      "a body sent with content-encoding: %s is a 415 (request bodies are never decoded)",
+      async (encoding) => {
+        const res = await api()
+          .post("/echo")
+          .set("content-type", "application/json")
+          .set("content-encoding", encoding)
+          .send('{"a":1}');
+        expectProblem(res, "unsupportedMediaType");
+      },
+    );
+
+    it("content-encoding: identity is an ordinary body", async () => {
+      const res = await api()
+        .post("/echo")
+        .set("content-type", "application/json")
+        .set("content-encoding", "identity")
+        .send('{"a":1}');
+      expect(res.status).toBe(200);
+      expect(res.body.a).toBe(1);
     });
   });
 

@@ -47,7 +47,12 @@ export default async function setup(project: TestProject) {
     await server.stop();
   };
   try {
-    const [template] = await Promise.all([prepareTemplate(server, { name: "contract_template" }), ...impls.map(build)]);
+    // One build per app directory: two variants of one app (fastify-zod, fastify-json-schema) share a build.
+    const builds = [...new Map(impls.filter((i) => i.build).map((i) => [i.dir, i])).values()];
+    const [template] = await Promise.all([
+      prepareTemplate(server, { name: "contract_template" }),
+      ...builds.map(build),
+    ]);
     const targets: Target[] = [];
     for (const impl of impls) {
       const databaseUrl = await server.createDatabase(`contract_${impl.name.replace(/\W/g, "_")}`, {

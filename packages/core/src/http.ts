@@ -23,6 +23,12 @@ export function isJsonContentType(header: string | undefined): boolean {
   return !charset || /^charset="?utf-8"?$/.test(charset);
 }
 
+/** A body the contract accepts: JSON (as above) and not content-encoded (`identity` at most). */
+export function isJsonBody(headers: { "content-type"?: string; "content-encoding"?: string }): boolean {
+  const encoding = headers["content-encoding"]?.trim().toLowerCase();
+  return isJsonContentType(headers["content-type"]) && (!encoding || encoding === "identity");
+}
+
 export const unsupportedMediaType = () => problem("unsupportedMediaType", "Send the body as application/json (UTF-8).");
 export const payloadTooLarge = () => problem("payloadTooLarge", `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
 export const malformedJson = () => problem("malformedJson", "The body is not valid JSON.");

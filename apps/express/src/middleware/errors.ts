@@ -1,4 +1,4 @@
-import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
 import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
@@ -45,6 +45,8 @@ export const problemHandler =
     if (error instanceof ProblemError) return sendProblem(res, error);
     const known = fromBodyParser(error);
     if (known) return sendProblem(res, known);
+    // The router could not decode a path parameter (`/users/%zz`): 405, 400 on the parameter, or 404.
+    if (error instanceof URIError) return sendProblem(res, undecodable(req.method, req.originalUrl).problem);
     if (isDatabaseUnavailable(error)) {
       log.warn({ err: error }, "database unavailable");
       return sendProblem(res, problem("unavailable", "The database cannot be reached; try again shortly."));

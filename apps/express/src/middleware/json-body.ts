@@ -1,4 +1,4 @@
-import { BODY_LIMIT_BYTES, isJsonContentType, parseJson, unsupportedMediaType } from "@api-ref/core";
+import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJson, unsupportedMediaType } from "@api-ref/core";
 import express, { type RequestHandler } from "express";
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
@@ -13,7 +13,7 @@ const readText = express.text({
 
 /** For routes that take a JSON body: 415 for other media types, 413 past 1 MiB, 400 for malformed JSON. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (hasBody(req.headers) && !isJsonContentType(req.headers["content-type"])) return next(unsupportedMediaType());
+  if (hasBody(req.headers) && !isJsonBody(req.headers)) return next(unsupportedMediaType());
   readText(req, res, (error?: unknown) => {
     if (error) return next(error);
     try {

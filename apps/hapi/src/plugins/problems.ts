@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
 import { isDatabaseUnavailable, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Plugin, Request } from "@hapi/hapi";
@@ -20,12 +20,10 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
     case 415:
       return unsupportedMediaType();
     case 400:
-      // Hapi's own 400s: a request target that is not a URL (`OPTIONS *`) names nothing (404); a path parameter
-      // that is not valid percent-encoding is a bad id (every path parameter of this API is an id).
+      // Hapi's own 400s: a request target that is not a URL (`OPTIONS *`) names nothing (404); a path that is not
+      // valid percent-encoding is decided from the route table (405, 400 on the parameter, or 404).
       if (request.url === null) return problem("notFound", "Nothing lives at this address.");
-      return problem("validation", "The request path is not valid.", {
-        errors: [{ path: "params.id", message: "must be a UUID" }],
-      });
+      return undecodable(request.method.toUpperCase(), request.raw.req.url).problem;
   }
   logger.error({ err: error }, "unhandled error");
   return problem("internal", "An unexpected error occurred.");

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import {
   BODY_LIMIT_BYTES,
+  isJsonBody,
   isJsonContentType,
   malformedJson,
   parseJson,
@@ -24,7 +25,7 @@ const hasBody = (headers: IncomingMessage["headers"]) =>
 /** 415 for other media types, 413 past 1 MiB, 400 for malformed JSON and prototype-poisoning keys. */
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const contentType = req.headers["content-type"];
-  if (hasBody(req.headers) && !isJsonContentType(contentType)) throw unsupportedMediaType();
+  if (hasBody(req.headers) && !isJsonBody(req.headers)) throw unsupportedMediaType();
   if (!isJsonContentType(contentType)) return undefined;
   let text: string;
   try {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { PROBLEM_CONTENT_TYPE, ProblemError, problem, type Unmatched, undecodable, unmatched } from "@api-ref/contract";
 import { isDatabaseUnavailable, requestIdFrom } from "@api-ref/core";
 import {
   type ArgumentsHost,
@@ -11,7 +11,6 @@ import {
 } from "@nestjs/common";
 import { HttpAdapterHost } from "@nestjs/core";
 import { rawRequestOf, setRouteLabel } from "./http.ts";
-import { type Unmatched, undecodable, unmatched } from "./unmatched.ts";
 
 /** The `content-type` of every error, on both platforms alike. */
 export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;

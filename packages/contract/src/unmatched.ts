@@ -1,6 +1,8 @@
-// What the contract answers when no route takes a request — Nest's router only knows "not found" — and when a
-// path's percent-encoding cannot be decoded. Shared by the exception filter and Fastify's router-error hook.
-import { allowHeader, methodsByPath, type ProblemError, problem } from "@api-ref/contract";
+// What the contract answers when no route takes a request, and when a path's percent-encoding cannot be
+// decoded. Routers answer these in their own ways (Nest knows only "not found", Express throws a URIError);
+// every app maps them here, from the route table, so that all answer alike.
+import { type ProblemError, problem } from "./problems.ts";
+import { allowHeader, methodsByPath } from "./routes.ts";
 
 /** Each path template of the contract as an exact, case-sensitive matcher on the raw path (`/users/:id`). */
 const templates = [...methodsByPath.keys()].map((template) => ({
