@@ -1,0 +1,58 @@
+"""What the app takes from the Node contract as data: build/contract.json, written by scripts/export-contract.ts.
+
+The OpenAPI document, the docs page, the problem catalogue (type, title, status per kind) and the methods of
+every path come from packages/contract, so none of them can drift from what the Node apps serve.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+APP_DIR = Path(__file__).resolve().parent.parent
+CONTRACT_FILE = Path(os.environ.get("CONTRACT_FILE", APP_DIR / "build" / "contract.json"))
+
+
+@cache
+def load() -> dict[str, Any]:
+    try:
+        return json.loads(CONTRACT_FILE.read_text("utf-8"))
+    except FileNotFoundError:
+        raise RuntimeError(
+            f"{CONTRACT_FILE} is missing: run `node scripts/export-contract.ts` in apps/fastapi "
+            "(scripts/setup.sh does it) to export the contract from packages/contract"
+        ) from None
+
+
+def problems() -> dict[str, dict[str, Any]]:
+    return load()["problems"]
+
+
+def openapi_document() -> dict[str, Any]:
+    return load()["openapi"]
+
+
+def docs_html() -> str:
+    return load()["docsHtml"]
+
+
+def methods_by_path() -> dict[str, list[str]]:
+    """Path template (`/users/:id`) → methods served there, HEAD included wherever GET is, in contract order."""
+    return load()["methodsByPath"]
+
+
+def allow_header(template: str) -> str:
+    """The `allow` header of a 405 on this path template, e.g. `GET, HEAD, POST`."""
+    return ", ".join(methods_by_path()[template])
+
+
+_PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
+
+
+def express_template(path: str) -> str:
+    """`/users/{id}` (Starlette) → `/users/:id` (the contract's form, also the metrics `route` label)."""
+    return _PARAM.sub(r":\1", path)

@@ -1,0 +1,241 @@
+"""Orders: the SQL and the idempotency protocol of packages/core/src/orders.ts, in asyncpg.
+
+Placing an order takes the stock with one conditional `UPDATE … WHERE stock >= $q RETURNING`, so concurrent orders
+never oversell, and records the order in the same transaction. Idempotency keys live in the `idempotency_keys`
+table, with the same request fingerprint, so a key used through any implementation holds in every other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+from typing import Any
+
+import asyncpg
+
+from ..db import Database
+from ..dto import ORDER_COLUMNS, page, to_order
+from ..models import ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQuery
+from ..problems import ProblemError
+
+_USER_JOIN = "JOIN users u ON u.id = o.user_id"
+_PRODUCT_JOIN = "JOIN products p ON p.id = o.product_id"
+_USER_SELECT = (
+    ", u.id AS u_id, u.email AS u_email, u.name AS u_name, u.created_at AS u_created_at, u.updated_at AS u_updated_at"
+)
+_PRODUCT_SELECT = (
+    ", p.id AS p_id, p.name AS p_name, p.description AS p_description, p.price_cents AS p_price_cents,"
+    " p.stock AS p_stock, p.created_at AS p_created_at, p.updated_at AS p_updated_at"
+)
+_ORDER_SELECT = ", ".join(f"o.{c}" for c in ORDER_COLUMNS.split(", "))
+
+
+def order_not_found(order_id: str) -> ProblemError:
+    return ProblemError("notFound", f"No order has the id {order_id}.")
+
+
+def _unknown_reference(field: str, value: str) -> ProblemError:
+    return ProblemError(
+        "unprocessable",
+        f"No {'user' if field == 'userId' else 'product'} has the id {value}.",
+        errors=[{"path": f"body.{field}", "message": "does not name an existing record"}],
+    )
+
+
+def request_hash(body: CreateOrderBody) -> str:
+    """The fingerprint an idempotency key is bound to: SHA-256 (hex) of
+    `{"userId":"…","productId":"…","quantity":N}` with the ids lower-cased — JSON.stringify's bytes exactly."""
+    fingerprint = {"userId": body.userId.lower(), "productId": body.productId.lower(), "quantity": body.quantity}
+    return hashlib.sha256(json.dumps(fingerprint, separators=(",", ":")).encode()).hexdigest()
+
+
+def _select(include: list[str] | None) -> tuple[str, str]:
+    include = include or []
+    columns = (
+        _ORDER_SELECT + (_USER_SELECT if "user" in include else "") + (_PRODUCT_SELECT if "product" in include else "")
+    )
+    joins = " ".join(j for j, name in ((_USER_JOIN, "user"), (_PRODUCT_JOIN, "product")) if name in include)
+    return columns, joins
+
+
+async def list_orders(db: Database, query: ListOrdersQuery) -> dict[str, Any]:
+    conditions: list[str] = []
+    args: list[Any] = []
+    for column, value, cast in (
+        ("status", query.status, "::order_status"),
+        ("user_id", query.userId, ""),
+        ("product_id", query.productId, ""),
+    ):
+        if value is not None:
+            args.append(value)
+            conditions.append(f"o.{column} = ${len(args)}{cast}")
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    columns, joins = _select(query.include)
+    n = len(args)
+    rows, total = await asyncio.gather(
+        db.fetch(
+            f"SELECT {columns} FROM orders o {joins} {where} ORDER BY o.created_at DESC, o.id "
+            f"LIMIT ${n + 1} OFFSET ${n + 2}",
+            *args,
+            query.limit,
+            (query.page - 1) * query.limit,
+        ),
+        db.fetchval(f"SELECT count(*) FROM orders o {where}", *args),
+    )
+    return page([to_order(r, query.include) for r in rows], total, query.page, query.limit)
+
+
+async def get_order(db: Database, order_id: str, include: list[str] | None) -> dict[str, Any]:
+    columns, joins = _select(include)
+    row = await db.fetchrow(f"SELECT {columns} FROM orders o {joins} WHERE o.id = $1", order_id)
+    if row is None:
+        raise order_not_found(order_id)
+    return to_order(row, include)
+
+
+async def _place_order(db: Database, body: CreateOrderBody, idempotency_key: str | None) -> dict[str, Any]:
+    """Takes the stock and records the order in one transaction: a conditional decrement never oversells."""
+    try:
+        async with db.acquire() as conn, conn.transaction():
+            price = await conn.fetchval(
+                "UPDATE products SET stock = stock - $2, updated_at = now() WHERE id = $1 AND stock >= $2 "
+                "RETURNING price_cents",
+                body.productId,
+                body.quantity,
+            )
+            if price is None:
+                # Unknown references are a 422 whatever the stock; only then is a shortage a 409.
+                found = await conn.fetchrow(
+                    "SELECT (SELECT stock FROM products WHERE id = $1) AS stock,"
+                    " EXISTS (SELECT 1 FROM users WHERE id = $2) AS user_exists",
+                    body.productId,
+                    body.userId,
+                )
+                if found["stock"] is None:
+                    raise _unknown_reference("productId", body.productId)
+                if not found["user_exists"]:
+                    raise _unknown_reference("userId", body.userId)
+                raise ProblemError(
+                    "conflict",
+                    f"Only {found['stock']} left in stock; {body.quantity} requested.",
+                    errors=[{"path": "body.quantity", "message": "exceeds the stock left"}],
+                )
+            row = await conn.fetchrow(
+                "INSERT INTO orders (user_id, product_id, quantity, unit_price_cents, total_cents) "
+                f"VALUES ($1, $2, $3, $4, $5) RETURNING {ORDER_COLUMNS}",
+                body.userId,
+                body.productId,
+                body.quantity,
+                price,
+                price * body.quantity,
+            )
+            order = to_order(row)
+            if idempotency_key is not None:
+                await conn.execute(
+                    "UPDATE idempotency_keys SET response_status = 201, response_body = $2, completed_at = now() "
+                    "WHERE key = $1",
+                    idempotency_key,
+                    order,
+                )
+            return order
+    except asyncpg.ForeignKeyViolationError:
+        raise _unknown_reference("userId", body.userId) from None
+
+
+async def create_order(db: Database, body: CreateOrderBody, idempotency_key: str | None) -> dict[str, Any]:
+    """Places an order. With an idempotency key, the first request claims the key; a retry with the same body
+    replays the recorded response (201, or the 409/422 problem), a different body is a 422, and a retry while
+    the first is still running is a 409."""
+    if idempotency_key is None:
+        return await _place_order(db, body, None)
+    fingerprint = request_hash(body)
+    claimed = await db.fetchval(
+        "INSERT INTO idempotency_keys (key, request_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING key",
+        idempotency_key,
+        fingerprint,
+    )
+    if claimed is None:
+        record = await db.fetchrow(
+            "SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE key = $1",
+            idempotency_key,
+        )
+        if record is None:
+            raise ProblemError("conflict", "The idempotency key is being released; retry.")
+        if record["request_hash"] != fingerprint:
+            raise ProblemError("unprocessable", "This idempotency key was used with a different request body.")
+        if record["response_status"] is None:
+            raise ProblemError("conflict", "A request with this idempotency key is still in progress.")
+        if record["response_status"] == 201:
+            return record["response_body"]
+        raise ProblemError.from_json(record["response_status"], record["response_body"])
+    try:
+        return await _place_order(db, body, idempotency_key)
+    except ProblemError as refusal:
+        if refusal.status in (409, 422):
+            # A refusal is the answer to this request: record it so that a retry gets the same one.
+            await db.execute(
+                "UPDATE idempotency_keys SET response_status = $2, response_body = $3, completed_at = now() "
+                "WHERE key = $1",
+                idempotency_key,
+                refusal.status,
+                refusal.to_json(),
+            )
+        else:
+            await _release(db, idempotency_key)
+        raise
+    except Exception:
+        # Nothing was decided (database down, a bug): free the key so that a retry can succeed.
+        await _release(db, idempotency_key)
+        raise
+
+
+async def _release(db: Database, idempotency_key: str) -> None:
+    with contextlib.suppress(Exception):  # best effort, as in the Node apps
+        await db.execute("DELETE FROM idempotency_keys WHERE key = $1", idempotency_key)
+
+
+async def update_order_status(db: Database, order_id: str, status: str) -> dict[str, Any]:
+    """Moves an order along pending → shipped → delivered, or pending → cancelled (which restocks)."""
+    allowed_from = [s for s, targets in ORDER_TRANSITIONS.items() if status in targets]
+    async with db.acquire() as conn, conn.transaction():
+        row = await conn.fetchrow(
+            "UPDATE orders SET status = $2::order_status, updated_at = now() "
+            f"WHERE id = $1 AND status = ANY($3::order_status[]) RETURNING {ORDER_COLUMNS}",
+            order_id,
+            status,
+            allowed_from,
+        )
+        if row is None:
+            current = await conn.fetchval("SELECT status FROM orders WHERE id = $1", order_id)
+            if current is None:
+                raise order_not_found(order_id)
+            raise ProblemError(
+                "conflict",
+                f"An order that is {current} cannot become {status}.",
+                errors=[{"path": "body.status", "message": f"not allowed from {current}"}],
+            )
+        if status == "cancelled":
+            await conn.execute(
+                "UPDATE products SET stock = stock + $2, updated_at = now() WHERE id = $1",
+                row["product_id"],
+                row["quantity"],
+            )
+        return to_order(row)
+
+
+async def delete_order(db: Database, order_id: str) -> None:
+    """Deletes an order; a pending one gives its quantity back to the product, in the same transaction."""
+    async with db.acquire() as conn, conn.transaction():
+        deleted = await conn.fetchrow(
+            "DELETE FROM orders WHERE id = $1 RETURNING status, product_id, quantity", order_id
+        )
+        if deleted is None:
+            raise order_not_found(order_id)
+        if deleted["status"] == "pending":
+            await conn.execute(
+                "UPDATE products SET stock = stock + $2, updated_at = now() WHERE id = $1",
+                deleted["product_id"],
+                deleted["quantity"],
+            )

@@ -1,0 +1,100 @@
+"""Products: the SQL of packages/core/src/products.ts, in asyncpg."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+
+from ..db import Database
+from ..dto import PRODUCT_COLUMNS, page, to_product
+from ..models import ListProductsQuery
+from ..problems import ProblemError
+from .users import contains
+
+# Every sort ends on id, so that equal keys still come back in one order.
+SORTS = {
+    "createdAt": "created_at ASC, id",
+    "-createdAt": "created_at DESC, id",
+    "priceCents": "price_cents ASC, id",
+    "-priceCents": "price_cents DESC, id",
+    "name": "name ASC, id",
+}
+WRITABLE = {"name": "name", "description": "description", "priceCents": "price_cents", "stock": "stock"}
+
+
+def product_not_found(product_id: str) -> ProblemError:
+    return ProblemError("notFound", f"No product has the id {product_id}.")
+
+
+async def list_products(db: Database, query: ListProductsQuery) -> dict[str, Any]:
+    conditions: list[str] = []
+    args: list[Any] = []
+
+    def condition(sql: str, value: Any) -> None:
+        args.append(value)
+        conditions.append(sql.format(f"${len(args)}"))
+
+    if query.q:
+        condition("name ILIKE {}", contains(query.q))
+    if query.minPriceCents is not None:
+        condition("price_cents >= {}", query.minPriceCents)
+    if query.maxPriceCents is not None:
+        condition("price_cents <= {}", query.maxPriceCents)
+    if query.inStock is not None:
+        conditions.append("stock > 0" if query.inStock else "stock = 0")
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    n = len(args)
+    rows, total = await asyncio.gather(
+        db.fetch(
+            f"SELECT {PRODUCT_COLUMNS} FROM products {where} ORDER BY {SORTS[query.sort]} "
+            f"LIMIT ${n + 1} OFFSET ${n + 2}",
+            *args,
+            query.limit,
+            (query.page - 1) * query.limit,
+        ),
+        db.fetchval(f"SELECT count(*) FROM products {where}", *args),
+    )
+    return page([to_product(r) for r in rows], total, query.page, query.limit)
+
+
+async def get_product(db: Database, product_id: str) -> dict[str, Any]:
+    row = await db.fetchrow(f"SELECT {PRODUCT_COLUMNS} FROM products WHERE id = $1", product_id)
+    if row is None:
+        raise product_not_found(product_id)
+    return to_product(row)
+
+
+async def create_product(db: Database, fields: dict[str, Any]) -> dict[str, Any]:
+    row = await db.fetchrow(
+        "INSERT INTO products (name, description, price_cents, stock) VALUES ($1, $2, $3, $4) "
+        f"RETURNING {PRODUCT_COLUMNS}",
+        fields["name"],
+        fields.get("description"),
+        fields["priceCents"],
+        fields["stock"],
+    )
+    return to_product(row)
+
+
+async def update_product(db: Database, product_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+    fields = [f for f in WRITABLE if f in changes]
+    assignments = ", ".join(f"{WRITABLE[f]} = ${i + 2}" for i, f in enumerate(fields))
+    row = await db.fetchrow(
+        f"UPDATE products SET {assignments}, updated_at = now() WHERE id = $1 RETURNING {PRODUCT_COLUMNS}",
+        product_id,
+        *(changes[f] for f in fields),
+    )
+    if row is None:
+        raise product_not_found(product_id)
+    return to_product(row)
+
+
+async def delete_product(db: Database, product_id: str) -> None:
+    try:
+        deleted = await db.fetchval("DELETE FROM products WHERE id = $1 RETURNING id", product_id)
+    except (asyncpg.ForeignKeyViolationError, asyncpg.RestrictViolationError):
+        raise ProblemError("conflict", "Orders reference this product; it cannot be deleted.") from None
+    if deleted is None:
+        raise product_not_found(product_id)

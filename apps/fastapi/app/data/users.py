@@ -1,0 +1,89 @@
+"""Users: the SQL the Node apps' shared data access runs (packages/core/src/users.ts), in asyncpg."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+
+from ..db import Database
+from ..dto import USER_COLUMNS, page, to_user
+from ..problems import ProblemError
+
+
+def user_not_found(user_id: str) -> ProblemError:
+    return ProblemError("notFound", f"No user has the id {user_id}.")
+
+
+def email_taken() -> ProblemError:
+    return ProblemError(
+        "conflict",
+        "A user with this e-mail address already exists.",
+        errors=[{"path": "body.email", "message": "is already registered"}],
+    )
+
+
+def contains(q: str) -> str:
+    """A case-insensitive literal substring pattern for ILIKE: `%` and `_` in q are not wildcards."""
+    return "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+async def list_users(db: Database, page_number: int, limit: int, q: str | None) -> dict[str, Any]:
+    where, args = ("WHERE name ILIKE $1 OR email ILIKE $1", [contains(q)]) if q else ("", [])
+    n = len(args)
+    rows, total = await asyncio.gather(
+        db.fetch(
+            f"SELECT {USER_COLUMNS} FROM users {where} ORDER BY created_at DESC, id LIMIT ${n + 1} OFFSET ${n + 2}",
+            *args,
+            limit,
+            (page_number - 1) * limit,
+        ),
+        db.fetchval(f"SELECT count(*) FROM users {where}", *args),
+    )
+    return page([to_user(r) for r in rows], total, page_number, limit)
+
+
+async def get_user(db: Database, user_id: str) -> dict[str, Any]:
+    row = await db.fetchrow(f"SELECT {USER_COLUMNS} FROM users WHERE id = $1", user_id)
+    if row is None:
+        raise user_not_found(user_id)
+    return to_user(row)
+
+
+async def create_user(db: Database, email: str, name: str, password_hash: str | None = None) -> dict[str, Any]:
+    try:
+        row = await db.fetchrow(
+            f"INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING {USER_COLUMNS}",
+            email,
+            name,
+            password_hash,
+        )
+    except asyncpg.UniqueViolationError:
+        raise email_taken() from None
+    return to_user(row)
+
+
+async def update_user(db: Database, user_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+    columns = [c for c in ("email", "name") if c in changes]
+    assignments = ", ".join(f"{c} = ${i + 2}" for i, c in enumerate(columns))
+    try:
+        row = await db.fetchrow(
+            f"UPDATE users SET {assignments}, updated_at = now() WHERE id = $1 RETURNING {USER_COLUMNS}",
+            user_id,
+            *(changes[c] for c in columns),
+        )
+    except asyncpg.UniqueViolationError:
+        raise email_taken() from None
+    if row is None:
+        raise user_not_found(user_id)
+    return to_user(row)
+
+
+async def delete_user(db: Database, user_id: str) -> None:
+    try:
+        deleted = await db.fetchval("DELETE FROM users WHERE id = $1 RETURNING id", user_id)
+    except (asyncpg.ForeignKeyViolationError, asyncpg.RestrictViolationError):
+        raise ProblemError("conflict", "The user has orders and cannot be deleted.") from None
+    if deleted is None:
+        raise user_not_found(user_id)

@@ -1,0 +1,108 @@
+"""Exception handlers: every error leaves as problem+json; FastAPI's and Starlette's own error bodies never do.
+
+- ProblemError (routes, dependencies, data access) as it is;
+- Starlette's HTTPException: 404 for an unknown path, 405 for a known path and another method (with the
+  contract's `allow`, from its route table: Starlette's own would list only one route's methods);
+- RequestValidationError, should a FastAPI-declared parameter ever fail: the contract's 400, first part only;
+- an unreachable database: 503, the process keeps serving;
+- anything else: 500, logged, no details.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import asyncpg
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from . import contract
+from .problems import ProblemError, unavailable, validation_problem
+from .responses import ProblemResponse
+
+logger = logging.getLogger("app")
+
+# What an unreachable (or restarting) PostgreSQL looks like through asyncpg.
+DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    OSError,  # refused, reset, unreachable
+    asyncio.TimeoutError,  # connect or pool-acquire timeout
+    asyncpg.PostgresConnectionError,  # class 08
+    asyncpg.InterfaceError,  # connection closed under a query
+    asyncpg.CannotConnectNowError,  # 57P03: starting up
+    asyncpg.AdminShutdownError,  # 57P01
+    asyncpg.CrashShutdownError,  # 57P02
+    asyncpg.TooManyConnectionsError,  # 53300
+)
+
+_KIND_BY_STATUS = {400: "malformedJson", 401: "unauthorized", 409: "conflict", 413: "payloadTooLarge",
+                   415: "unsupportedMediaType", 422: "unprocessable", 503: "unavailable"}  # fmt: skip
+
+_PART_BY_LOCATION = {"path": "params", "header": "headers", "query": "query", "body": "body"}
+
+
+def _with_request_id(request: Request, response: Response) -> Response:
+    # The 500 handler runs outside the middleware stack (Starlette's ServerErrorMiddleware), so it sets the
+    # request id itself.
+    request_id = request.scope.get("state", {}).get("request_id")
+    if request_id and "x-request-id" not in response.headers:
+        response.headers["x-request-id"] = request_id
+    return response
+
+
+async def problem_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ProblemError)
+    return ProblemResponse(error)
+
+
+async def http_exception(request: Request, error: Exception) -> Response:
+    assert isinstance(error, StarletteHTTPException)
+    route = request.scope.get("route")
+    if error.status_code == 405 and route is not None:
+        template = contract.express_template(route.path)
+        return ProblemResponse(
+            ProblemError(
+                "methodNotAllowed",
+                f"{request.method} is not supported on {template}.",
+                headers={"allow": contract.allow_header(template)},
+            )
+        )
+    if error.status_code in (404, 405):
+        return ProblemResponse(ProblemError("notFound", f"Nothing lives at {request.scope['path']}."))
+    kind = _KIND_BY_STATUS.get(error.status_code, "internal")
+    return ProblemResponse(ProblemError(kind, str(error.detail)))
+
+
+async def request_validation(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestValidationError)
+    by_part: dict[str, list[Any]] = {}
+    for e in error.errors():
+        part = _PART_BY_LOCATION.get(str(e["loc"][0]), "body")
+        path = ".".join([part, *(str(p) for p in e["loc"][1:])])
+        by_part.setdefault(part, []).append({"path": path, "message": e.get("msg", "is not valid")})
+    part = next(p for p in ("params", "headers", "query", "body") if p in by_part)
+    return ProblemResponse(validation_problem(by_part[part], part))
+
+
+async def database_unavailable(request: Request, error: Exception) -> Response:
+    logger.warning("database unavailable: %r", error)
+    return ProblemResponse(unavailable())
+
+
+async def unexpected(request: Request, error: Exception) -> Response:
+    if isinstance(error, DATABASE_UNAVAILABLE):
+        return _with_request_id(request, await database_unavailable(request, error))
+    logger.exception("unhandled error", exc_info=error)
+    return _with_request_id(request, ProblemResponse(ProblemError("internal", "An unexpected error occurred.")))
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(ProblemError, problem_error)
+    app.add_exception_handler(StarletteHTTPException, http_exception)
+    app.add_exception_handler(RequestValidationError, request_validation)
+    for kind in DATABASE_UNAVAILABLE:
+        app.add_exception_handler(kind, database_unavailable)
+    app.add_exception_handler(Exception, unexpected)

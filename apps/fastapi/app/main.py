@@ -1,0 +1,57 @@
+"""The app factory: `create_app(settings)` wires routes, validation, errors, metrics and the database pool.
+
+FastAPI's defaults that the contract overrides, and why:
+- `redirect_slashes=False`: `/users/` is another path (404), not a redirect to `/users`;
+- no generated OpenAPI document or docs pages: `/openapi.json` and `/docs` serve the contract's own;
+- every error handler is ours (errors.py), so FastAPI's `{"detail": …}` bodies never reach a client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.middleware import Middleware
+
+from . import contract, errors
+from .db import Database, create_pool
+from .metrics import HttpMetrics
+from .middleware import ExpressPathMatching, RecordMetrics, RequestId
+from .routers import auth, meta, orders, products, users
+from .settings import Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    contract.load()  # fail at start-up, not on the first request, when the export is missing
+    metrics = HttpMetrics("fastapi")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.db = Database(await create_pool(settings.database_url, settings.pool_size))
+        try:
+            yield
+        finally:
+            await app.state.db.close()
+
+    app = FastAPI(
+        title="Users, products and orders",
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        redirect_slashes=False,
+        lifespan=lifespan,
+        # Outermost first: metrics see every response, including the request-id and routing middleware's.
+        middleware=[
+            Middleware(RecordMetrics, metrics=metrics),
+            Middleware(RequestId),
+            Middleware(ExpressPathMatching),
+        ],
+    )
+    app.state.settings = settings
+    app.state.metrics = metrics
+    errors.install(app)
+    for router in (meta.router, users.router, products.router, orders.router, auth.router):
+        app.include_router(router)
+    return app

@@ -1,0 +1,63 @@
+"""`/orders` and `/orders/{id}`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+from starlette.responses import Response
+
+from ..data import orders
+from ..dependencies import Db
+from ..models import (
+    CreateOrderBody,
+    CreateOrderHeaders,
+    GetOrderQuery,
+    IdParams,
+    ListOrdersQuery,
+    UpdateOrderBody,
+)
+from ..responses import JSONResponse, created
+from ..routing import ContractRoute
+from ..validation import from_body, from_headers, from_params, from_query
+
+router = APIRouter(route_class=ContractRoute)
+
+
+@router.get("/orders")
+async def list_orders(query: Annotated[ListOrdersQuery, from_query(ListOrdersQuery)], db: Db) -> Response:
+    return JSONResponse(await orders.list_orders(db, query))
+
+
+@router.post("/orders")
+async def create_order(
+    headers: Annotated[CreateOrderHeaders, from_headers(CreateOrderHeaders)],
+    body: Annotated[CreateOrderBody, from_body(CreateOrderBody)],
+    db: Db,
+) -> Response:
+    order = await orders.create_order(db, body, headers.idempotency_key)
+    return created(order, f"/orders/{order['id']}")
+
+
+@router.get("/orders/{id}")
+async def get_order(
+    params: Annotated[IdParams, from_params(IdParams)],
+    query: Annotated[GetOrderQuery, from_query(GetOrderQuery)],
+    db: Db,
+) -> Response:
+    return JSONResponse(await orders.get_order(db, params.id, query.include))
+
+
+@router.patch("/orders/{id}")
+async def update_order(
+    params: Annotated[IdParams, from_params(IdParams)],
+    body: Annotated[UpdateOrderBody, from_body(UpdateOrderBody)],
+    db: Db,
+) -> Response:
+    return JSONResponse(await orders.update_order_status(db, params.id, body.status))
+
+
+@router.delete("/orders/{id}")
+async def delete_order(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+    await orders.delete_order(db, params.id)
+    return Response(status_code=204)

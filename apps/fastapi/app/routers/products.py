@@ -1,0 +1,48 @@
+"""`/products` and `/products/{id}`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+from starlette.responses import Response
+
+from ..data import products
+from ..dependencies import Db
+from ..models import CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody
+from ..responses import JSONResponse, created
+from ..routing import ContractRoute
+from ..validation import from_body, from_params, from_query
+
+router = APIRouter(route_class=ContractRoute)
+
+
+@router.get("/products")
+async def list_products(query: Annotated[ListProductsQuery, from_query(ListProductsQuery)], db: Db) -> Response:
+    return JSONResponse(await products.list_products(db, query))
+
+
+@router.post("/products")
+async def create_product(body: Annotated[CreateProductBody, from_body(CreateProductBody)], db: Db) -> Response:
+    product = await products.create_product(db, body.model_dump())
+    return created(product, f"/products/{product['id']}")
+
+
+@router.get("/products/{id}")
+async def get_product(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+    return JSONResponse(await products.get_product(db, params.id))
+
+
+@router.patch("/products/{id}")
+async def update_product(
+    params: Annotated[IdParams, from_params(IdParams)],
+    body: Annotated[UpdateProductBody, from_body(UpdateProductBody)],
+    db: Db,
+) -> Response:
+    return JSONResponse(await products.update_product(db, params.id, body.changes()))
+
+
+@router.delete("/products/{id}")
+async def delete_product(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+    await products.delete_product(db, params.id)
+    return Response(status_code=204)

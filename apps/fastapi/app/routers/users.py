@@ -1,0 +1,48 @@
+"""`/users` and `/users/{id}`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+from starlette.responses import Response
+
+from ..data import users
+from ..dependencies import Db
+from ..models import CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody
+from ..responses import JSONResponse, created
+from ..routing import ContractRoute
+from ..validation import from_body, from_params, from_query
+
+router = APIRouter(route_class=ContractRoute)
+
+
+@router.get("/users")
+async def list_users(query: Annotated[ListUsersQuery, from_query(ListUsersQuery)], db: Db) -> Response:
+    return JSONResponse(await users.list_users(db, query.page, query.limit, query.q))
+
+
+@router.post("/users")
+async def create_user(body: Annotated[CreateUserBody, from_body(CreateUserBody)], db: Db) -> Response:
+    user = await users.create_user(db, body.email, body.name)
+    return created(user, f"/users/{user['id']}")
+
+
+@router.get("/users/{id}")
+async def get_user(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+    return JSONResponse(await users.get_user(db, params.id))
+
+
+@router.patch("/users/{id}")
+async def update_user(
+    params: Annotated[IdParams, from_params(IdParams)],
+    body: Annotated[UpdateUserBody, from_body(UpdateUserBody)],
+    db: Db,
+) -> Response:
+    return JSONResponse(await users.update_user(db, params.id, body.changes()))
+
+
+@router.delete("/users/{id}")
+async def delete_user(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+    await users.delete_user(db, params.id)
+    return Response(status_code=204)

@@ -1,0 +1,55 @@
+"""Entry point: `python -m app.server`. Reads the environment, serves the app with uvicorn (uvloop and
+httptools when installed, which requirements.txt makes them), WEB_CONCURRENCY worker processes (default 1).
+
+Shutdown is uvicorn's: on SIGTERM/SIGINT it stops accepting connections, lets in-flight requests finish (up to
+SHUTDOWN_GRACE_MS), runs the lifespan shutdown (closes the database pool) and exits 0.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+
+import uvicorn
+
+from .settings import Settings
+
+# LOG_LEVEL uses pino's names, as every implementation does; uvicorn's equivalents:
+UVICORN_LOG_LEVELS = {"fatal": "critical", "error": "error", "warn": "warning", "info": "info",
+                      "debug": "debug", "trace": "trace", "silent": "critical"}  # fmt: skip
+
+
+def main() -> None:
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        sys.exit(1)
+
+    if settings.workers > 1 and "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+        # Every worker writes its metrics here; /metrics, served by any worker, adds them all up.
+        directory = tempfile.mkdtemp(prefix="fastapi-metrics-")
+        atexit.register(shutil.rmtree, directory, ignore_errors=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
+
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        loop="auto",
+        http="auto",
+        lifespan="on",
+        log_level=UVICORN_LOG_LEVELS[settings.log_level],
+        access_log=settings.log_level in ("info", "debug", "trace"),
+        server_header=False,
+        timeout_graceful_shutdown=int(settings.shutdown_grace_seconds) or None,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+// Writes what the Python app needs from the Node contract, so that FastAPI serves the contract's own OpenAPI
+// document and problem catalogue instead of re-declaring them (run by scripts/setup.sh and as the registry's
+// build step):
+//   build/contract.json            the OpenAPI document, the docs page, the problems, each path's methods
+//   build/validation-vectors.json  tests/validation-corpus.json run through the Zod schemas (what pytest checks
+//                                  the Pydantic models against)
+// Usage: node scripts/export-contract.ts [--out DIR]
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import {
+  docsHtml,
+  fieldErrors,
+  methodsByPath,
+  openApiDocument,
+  PROBLEMS,
+  type RequestPart,
+} from "../../../packages/contract/src/index.ts";
+import * as schemas from "../../../packages/contract/src/schemas.ts";
+
+const appDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({ options: { out: { type: "string" } } });
+const outDir = resolve(values.out ?? join(appDir, "build"));
+mkdirSync(outDir, { recursive: true });
+
+/** Whole or not at all: a running app or test may be reading the previous version. */
+function writeJson(name: string, value: unknown) {
+  const path = join(outDir, name);
+  writeFileSync(`${path}.${process.pid}.tmp`, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(`${path}.${process.pid}.tmp`, path);
+}
+
+const contract = {
+  openapi: openApiDocument,
+  docsHtml,
+  problems: PROBLEMS,
+  methodsByPath: Object.fromEntries(methodsByPath),
+};
+writeJson("contract.json", contract);
+
+/** The part of a Zod schema this script uses (zod itself is not a dependency of apps/fastapi). */
+interface Schema {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: unknown } | { success: false; error: Parameters<typeof fieldErrors>[0] };
+}
+
+interface Case {
+  schema: string;
+  part: RequestPart;
+  /** Absent when the case is "no value at all" (a request without a body). */
+  input?: unknown;
+}
+const corpus = JSON.parse(readFileSync(join(appDir, "tests", "validation-corpus.json"), "utf8")) as Case[];
+const vectors = corpus.map((c) => {
+  const schema = (schemas as Record<string, unknown>)[c.schema] as Schema | undefined;
+  if (!schema?.safeParse) throw new Error(`validation-corpus.json: no schema named ${c.schema}`);
+  const result = schema.safeParse(c.input);
+  return result.success
+    ? { ...c, ok: true, output: result.data }
+    : { ...c, ok: false, paths: fieldErrors(result.error, c.part).map((e) => e.path) };
+});
+writeJson("validation-vectors.json", vectors);
+process.stdout.write(`wrote ${join(outDir, "contract.json")} and validation-vectors.json (${vectors.length} cases)\n`);

@@ -1,0 +1,112 @@
+"""The Pydantic models describe the same shapes as the contract's OpenAPI document (exported from packages/contract):
+for every operation, each request part's properties, types, bounds, patterns, required fields and
+`additionalProperties`, and each response's schema. A bound changed on one side only fails here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from app import contract, models
+
+DOC = contract.openapi_document()
+OPERATIONS = {
+    op["operationId"]: (method.upper(), path, op) for path, item in DOC["paths"].items() for method, op in item.items()
+}
+
+
+def normalize(schema: Any, defs: dict[str, Any] | None = None) -> Any:
+    """Both dialects to one form: $refs inlined; titles dropped (Pydantic adds them); `anyOf` of bare types as a
+    type list (Zod writes `"type": ["string", "null"]` for what Pydantic writes as `anyOf`); the type of a `const`
+    dropped (Zod calls 3600 a number, Pydantic an integer); `required` as a set."""
+    if isinstance(schema, list):
+        return [normalize(s, defs) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    defs = {**(defs or {}), **schema.get("$defs", {})}
+    if "$ref" in schema:
+        target = defs[schema["$ref"].split("/")[-1]]
+        return normalize({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
+    out = {k: normalize(v, defs) for k, v in schema.items() if k not in ("title", "$defs", "description")}
+    if "anyOf" in out and all(set(s) == {"type"} for s in out["anyOf"]):
+        types = out.pop("anyOf")
+        out["type"] = [t for s in types for t in (s["type"] if isinstance(s["type"], list) else [s["type"]])]
+    if "const" in out:
+        out.pop("type", None)
+    if isinstance(out.get("required"), list):
+        out["required"] = sorted(out["required"])
+    return out
+
+
+def without_defaults(schema: Any) -> Any:
+    """Pydantic writes the default of every optional field; bodies and responses have none in the contract."""
+    if isinstance(schema, list):
+        return [without_defaults(s) for s in schema]
+    if isinstance(schema, dict):
+        return {k: without_defaults(v) for k, v in schema.items() if k != "default"}
+    return schema
+
+
+def model_schema(model: type[BaseModel], mode: str = "validation") -> dict[str, Any]:
+    return normalize(model.model_json_schema(mode=mode))
+
+
+def test_every_operation_with_input_has_models_and_every_model_an_operation() -> None:
+    with_input = {
+        op_id
+        for op_id, (_, _, op) in OPERATIONS.items()
+        if "requestBody" in op or any(p["in"] in ("path", "query") for p in op["parameters"])
+    }
+    assert with_input <= set(models.REQUEST_MODELS) | {"echo"}
+    assert set(models.REQUEST_MODELS) <= set(OPERATIONS)
+
+
+@pytest.mark.parametrize("operation_id", sorted(models.REQUEST_MODELS))
+def test_request_body(operation_id: str) -> None:
+    model = models.REQUEST_MODELS[operation_id].get("body")
+    _, _, op = OPERATIONS[operation_id]
+    if model is None:
+        assert "requestBody" not in op
+        return
+    expected = normalize(op["requestBody"]["content"]["application/json"]["schema"])
+    assert without_defaults(model_schema(model)) == expected
+
+
+@pytest.mark.parametrize("operation_id", sorted(models.REQUEST_MODELS))
+@pytest.mark.parametrize("location,part", [("path", "params"), ("query", "query")])
+def test_path_and_query_parameters(operation_id: str, location: str, part: str) -> None:
+    model = models.REQUEST_MODELS[operation_id].get(part)
+    _, _, op = OPERATIONS[operation_id]
+    params = [p for p in op["parameters"] if p["in"] == location]
+    if model is None:
+        assert params == []
+        return
+    schema = model_schema(model)
+    assert schema["additionalProperties"] is False  # unknown parameters are a 400
+    assert list(schema["properties"]) == [p["name"] for p in params]
+    assert schema.get("required", []) == sorted(p["name"] for p in params if p["required"])
+    for param in params:
+        ours = dict(schema["properties"][param["name"]])
+        theirs = normalize(param["schema"])
+        if "default" not in theirs:
+            ours.pop("default", None)  # page=1, limit=20: Zod does not write defaults behind a transform
+        assert ours == theirs, param["name"]
+
+
+def test_the_idempotency_key_header() -> None:
+    _, _, op = OPERATIONS["createOrder"]
+    (header,) = [p for p in op["parameters"] if p["name"] == "idempotency-key"]
+    ours = model_schema(models.CreateOrderHeaders)["properties"]["idempotency-key"]
+    assert header["required"] is False
+    assert ours["anyOf"][0]["pattern"] == header["schema"]["pattern"]
+
+
+@pytest.mark.parametrize("operation_id", sorted(models.RESPONSE_MODELS))
+def test_success_response(operation_id: str) -> None:
+    _, _, op = OPERATIONS[operation_id]
+    (success,) = [r for status, r in op["responses"].items() if status.startswith("2")]
+    expected = normalize(success["content"]["application/json"]["schema"])
+    ours = model_schema(models.RESPONSE_MODELS[operation_id], mode="serialization")
+    assert without_defaults(ours) == expected
