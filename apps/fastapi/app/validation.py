@@ -26,7 +26,7 @@ JSON_BODY_KEY = "contract.json_body"
 
 
 def _is_array_index(key: str) -> bool:
-    return key.isdigit() and (key == "0" or not key.startswith("0")) and int(key) < 2**32 - 1
+    return key.isascii() and key.isdigit() and (key == "0" or not key.startswith("0")) and int(key) < 2**32 - 1
 
 
 def _js_key_order(keys: list[tuple[str, FieldError]]) -> list[FieldError]:
