@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
 from starlette.requests import Request
@@ -14,6 +15,10 @@ from starlette.requests import Request
 from .problems import malformed_json, payload_too_large, prototype_poisoning, unsupported_media_type
 
 BODY_LIMIT_BYTES = 1024 * 1024
+# JSON.parse takes any depth; Python's parser and encoder recurse, within the recursion limit (1,000 by default).
+# 5,000 levels fit comfortably on the C stack; deeper bodies are answered as malformed JSON.
+MAX_JSON_DEPTH = 5000
+sys.setrecursionlimit(max(sys.getrecursionlimit(), MAX_JSON_DEPTH + 500))
 # A client's own `x-request-id` is kept when it is 1–128 characters of [A-Za-z0-9._-].
 REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 

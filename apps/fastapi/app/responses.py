@@ -13,21 +13,34 @@ from .problems import PROBLEM_CONTENT_TYPE, ProblemError
 
 
 def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
+    """A copy with non-finite numbers as None; iterative, because the value may be thousands of levels deep."""
+    root = [value]
+    pending: list[tuple[Any, Any]] = [(root, 0)]
+    while pending:
+        container, key = pending.pop()
+        item = container[key]
+        if isinstance(item, float) and not math.isfinite(item):
+            container[key] = None
+        elif isinstance(item, dict):
+            container[key] = copy = dict(item)
+            pending.extend((copy, k) for k in copy)
+        elif isinstance(item, list):
+            container[key] = copy = list(item)
+            pending.extend((copy, i) for i in range(len(copy)))
+    return root[0]
 
 
 def dumps(content: Any) -> bytes:
-    """JSON.stringify's output for what JSON.parse produced: orjson, and the standard library for the strings
-    orjson refuses (lone UTF-16 surrogates, which JSON allows as `\\ud800` escapes) and huge integers."""
+    """JSON.stringify's output for what JSON.parse produced: orjson, and the standard library for what orjson
+    refuses (lone UTF-16 surrogates, which JSON allows as `\\ud800` escapes; integers past 64 bits; nesting
+    deeper than 255 levels), with non-finite numbers written as `null`, as JSON.stringify writes them."""
     try:
         return orjson.dumps(content)
     except TypeError:
+        pass
+    try:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode()
+    except ValueError:
         return json.dumps(_finite(content), ensure_ascii=True, separators=(",", ":")).encode()
 
 

@@ -196,6 +196,15 @@ def test_echo(client: TestClient) -> None:
         problem(client.post("/echo", content=not_an_object, headers=JSON), 400, "validation", ["body"])
 
 
+def test_deeply_nested_json(client: TestClient) -> None:
+    # JSON.parse takes any depth and Express echoes 3,000 levels back; Python recurses, within a raised limit.
+    deep = "[" * 3000 + "]" * 3000
+    response = client.post("/echo", content=f'{{"a":{deep},"b":1e400}}', headers=JSON)
+    assert response.status_code == 200
+    assert response.text.startswith('{"a":[[[') and '"b":null' in response.text
+    problem(client.post("/echo", content="[" * 20000 + "]" * 20000, headers=JSON), 400, "malformedJson")
+
+
 def test_no_body_is_a_validation_error_on_body(client: TestClient) -> None:
     problem(client.post("/users"), 400, "validation", ["body"])
     problem(client.post("/users", content=b"", headers=JSON), 400, "validation", ["body"])
