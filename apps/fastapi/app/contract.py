@@ -53,6 +53,7 @@ def allow_header(template: str) -> str:
 _PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
 
 
+@cache
 def express_template(path: str) -> str:
     """`/users/{id}` (Starlette) → `/users/:id` (the contract's form, also the metrics `route` label)."""
     return _PARAM.sub(r":\1", path)
