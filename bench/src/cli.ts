@@ -1,28 +1,43 @@
-// pnpm bench — the benchmark harness. Until implementations are registered (packages/contract), it checks its
-// options and says that there is nothing to measure yet; see the README's roadmap.
-import { parseArgs } from "node:util";
+// pnpm bench — verifies, then measures, every registered implementation against the no-framework baselines
+// and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options.
+import { join } from "node:path";
+import { REPO_ROOT } from "@api-ref/contract/implementations";
+import { parseOptions, USAGE, UsageError } from "./options.ts";
+import { Progress } from "./progress.ts";
+import { renderMarkdown } from "./report/markdown.ts";
+import { timestampDir, writeReports } from "./report/write.ts";
+import { runBench } from "./run.ts";
 
-const usage = `usage: pnpm bench [--smoke] [--impl NAME,...] [--scenario NAME,...] [--connections N] [--duration S] [--repeats N]`;
-
+let options: ReturnType<typeof parseOptions>;
 try {
-  const { values } = parseArgs({
-    options: {
-      smoke: { type: "boolean" },
-      impl: { type: "string" },
-      scenario: { type: "string" },
-      connections: { type: "string" },
-      duration: { type: "string" },
-      repeats: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(usage);
-    process.exit(0);
-  }
+  options = parseOptions(process.argv.slice(2));
 } catch (error) {
-  process.stderr.write(`error: ${(error as Error).message}\n\n${usage}\n`);
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
   process.exit(2);
 }
-console.log("bench: no implementations are registered yet; nothing to measure.");
+if (options === "help") {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const started = performance.now();
+const progress = new Progress();
+const log = (message: string) => progress.log(message);
+log(
+  `bench: ${options.impls.map((i) => i.name).join(", ")} × ${options.scenarios.length} scenarios × ${options.connections.join("/")} connections × ${options.repeats} repeat(s), ${options.warmupS} s warm-up + ${options.durationS} s each${options.smoke ? " (smoke)" : ""}`,
+);
+const results = await runBench(options, { progress, log });
+const dir = options.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(new Date(results.startedAt)));
+const files = await writeReports(results, dir);
+
+process.stdout.write(`\n${renderMarkdown(results)}\n`);
+const failed = results.summary.filter((s) => s.status === "failed");
+const unstarted = results.targets.filter((t) => t.error);
+log(`wrote ${files.json}\n      ${files.markdown}\n      ${files.html}`);
+log(`bench took ${Math.round((performance.now() - started) / 1000)} s`);
+if (failed.length > 0 || unstarted.length > 0) {
+  for (const t of unstarted) log(`FAILED: ${t.name}: ${t.error}`);
+  for (const f of failed) log(`FAILED: ${f.scenario} on ${f.target}: ${f.failure}`);
+  process.exit(1);
+}

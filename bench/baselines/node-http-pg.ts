@@ -1,0 +1,588 @@
+// Baseline for the database scenarios: raw node:http and raw pg, every statement a named prepared statement
+// (parsed and planned once per connection), running the SQL each route of the shared data access runs
+// (packages/core) and answering the same JSON. It serves what the database scenarios send (users, products
+// and orders CRUD with lists and includes, login) plus /health and /ready; it is not in the contract suite.
+import { createHash, createHmac, scrypt, timingSafeEqual } from "node:crypto";
+import pg from "pg";
+import { createServer, invalid, listen, Problem, readJson, route, sendJson, UUID } from "./common.ts";
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE || 10) });
+const jwtKey = process.env.JWT_SECRET ?? "";
+
+const names = new Map<string, string>();
+/** Runs `text` as a named prepared statement: one name per distinct SQL text. */
+function query<R extends pg.QueryResultRow>(client: pg.Pool | pg.PoolClient, text: string, values: unknown[] = []) {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `b_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return client.query<R>({ name, text, values });
+}
+
+async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+// ---- rows → JSON ----------------------------------------------------------------------------------------------
+
+const USER_COLUMNS = "id, email, name, created_at, updated_at";
+const PRODUCT_COLUMNS = "id, name, description, price_cents, stock, created_at, updated_at";
+const ORDER_COLUMNS =
+  "id, user_id, product_id, quantity, unit_price_cents, total_cents, status, created_at, updated_at";
+
+type Row = Record<string, unknown>;
+const iso = (v: unknown) => (v as Date).toISOString();
+
+const toUser = (r: Row, p = "") => ({
+  id: r[`${p}id`],
+  email: r[`${p}email`],
+  name: r[`${p}name`],
+  createdAt: iso(r[`${p}created_at`]),
+  updatedAt: iso(r[`${p}updated_at`]),
+});
+const toProduct = (r: Row, p = "") => ({
+  id: r[`${p}id`],
+  name: r[`${p}name`],
+  description: r[`${p}description`],
+  priceCents: r[`${p}price_cents`],
+  stock: r[`${p}stock`],
+  createdAt: iso(r[`${p}created_at`]),
+  updatedAt: iso(r[`${p}updated_at`]),
+});
+const toOrder = (r: Row) => ({
+  id: r.id,
+  userId: r.user_id,
+  productId: r.product_id,
+  quantity: r.quantity,
+  unitPriceCents: r.unit_price_cents,
+  // BIGINT: pg returns it as a string; totals stay far below 2^53.
+  totalCents: Number(r.total_cents),
+  status: r.status,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+  ...(r.u_id ? { user: toUser(r, "u_") } : {}),
+  ...(r.p_id ? { product: toProduct(r, "p_") } : {}),
+});
+
+// ---- request parts ----------------------------------------------------------------------------------------------
+
+function id(raw: string | undefined) {
+  if (!raw || !UUID.test(raw)) throw invalid("params.id", "must be a UUID");
+  return raw;
+}
+
+function intParam(url: URL, key: string, min: number, max: number, fallback?: number) {
+  const raw = url.searchParams.get(key);
+  if (raw === null) {
+    if (fallback === undefined) return undefined;
+    return fallback;
+  }
+  if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw invalid(`query.${key}`, `must be an integer from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+function paging(url: URL) {
+  const page = intParam(url, "page", 1, 1_000_000, 1) as number;
+  const limit = intParam(url, "limit", 1, 100, 20) as number;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function str(body: Row, key: string, max: number, required: boolean) {
+  const v = body[key];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== "string" || v.length < 1 || v.length > max) throw invalid(`body.${key}`, "must be a string");
+  return v;
+}
+
+function int(body: Row, key: string, min: number, max: number, required: boolean) {
+  const v = body[key];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+    throw invalid(`body.${key}`, `must be an integer from ${min} to ${max}`);
+  }
+  return v;
+}
+
+function onlyKeys(body: Row, keys: string[]) {
+  for (const key of Object.keys(body)) if (!keys.includes(key)) throw invalid(`body.${key}`, "is not a known field");
+}
+
+async function listPage(
+  res: Parameters<typeof sendJson>[0],
+  rowsSql: string,
+  countSql: string,
+  values: unknown[],
+  p: ReturnType<typeof paging>,
+  map: (r: Row) => unknown,
+) {
+  const [rows, count] = await Promise.all([
+    query(pool, rowsSql, [...values, p.limit, p.offset]),
+    query<{ n: number }>(pool, countSql, values),
+  ]);
+  const total = Number(count.rows[0]?.n ?? 0);
+  sendJson(res, 200, {
+    data: rows.rows.map(map),
+    page: p.page,
+    limit: p.limit,
+    total,
+    pages: Math.ceil(total / p.limit),
+  });
+}
+
+const notFound = (what: string, key: string) => new Problem("notFound", `No ${what} has the id ${key}.`);
+const pgCode = (error: unknown) => (error as { code?: string }).code;
+
+// ---- users ----------------------------------------------------------------------------------------------------
+
+async function listUsers(res: Parameters<typeof sendJson>[0], url: URL) {
+  const p = paging(url);
+  const q = url.searchParams.get("q");
+  const where = q ? "WHERE name ILIKE $1 OR email ILIKE $1" : "";
+  const values = q ? [likePattern(q)] : [];
+  const n = values.length;
+  await listPage(
+    res,
+    `SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY created_at DESC, id ASC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    `SELECT count(*)::int AS n FROM users ${where}`,
+    values,
+    p,
+    (r) => toUser(r),
+  );
+}
+
+async function getUser(res: Parameters<typeof sendJson>[0], key: string) {
+  const { rows } = await query(pool, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1 LIMIT 1`, [key]);
+  if (!rows[0]) throw notFound("user", key);
+  sendJson(res, 200, toUser(rows[0]));
+}
+
+function userFields(body: Row, required: boolean) {
+  onlyKeys(body, ["email", "name"]);
+  const email = str(body, "email", 254, required);
+  if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+    throw invalid("body.email", "must be an e-mail address");
+  const name = str(body, "name", 200, required)?.trim();
+  if (name !== undefined && (name.length < 1 || name.length > 100))
+    throw invalid("body.name", "must be 1–100 characters");
+  if (!required && email === undefined && name === undefined) throw invalid("body", "must contain at least one field");
+  return { email: email?.toLowerCase(), name };
+}
+
+const emailTaken = () =>
+  new Problem("conflict", "A user with this e-mail address already exists.", [
+    { path: "body.email", message: "is already registered" },
+  ]);
+
+// ---- products --------------------------------------------------------------------------------------------------
+
+const PRODUCT_SORTS: Record<string, string> = {
+  createdAt: "created_at ASC, id ASC",
+  "-createdAt": "created_at DESC, id ASC",
+  priceCents: "price_cents ASC, id ASC",
+  "-priceCents": "price_cents DESC, id ASC",
+  name: "name ASC, id ASC",
+};
+
+async function listProducts(res: Parameters<typeof sendJson>[0], url: URL) {
+  const p = paging(url);
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  const q = url.searchParams.get("q");
+  if (q) {
+    values.push(likePattern(q));
+    conditions.push(`name ILIKE $${values.length}`);
+  }
+  const min = intParam(url, "minPriceCents", 0, 100_000_000);
+  const max = intParam(url, "maxPriceCents", 0, 100_000_000);
+  if (min !== undefined) {
+    values.push(min);
+    conditions.push(`price_cents >= $${values.length}`);
+  }
+  if (max !== undefined) {
+    values.push(max);
+    conditions.push(`price_cents <= $${values.length}`);
+  }
+  const inStock = url.searchParams.get("inStock");
+  if (inStock === "true") conditions.push("stock > 0");
+  else if (inStock === "false") conditions.push("stock = 0");
+  else if (inStock !== null) throw invalid("query.inStock", "must be true or false");
+  const sort = PRODUCT_SORTS[url.searchParams.get("sort") ?? "-createdAt"];
+  if (!sort) throw invalid("query.sort", "must be a known sort");
+  const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+  const n = values.length;
+  await listPage(
+    res,
+    `SELECT ${PRODUCT_COLUMNS} FROM products ${where} ORDER BY ${sort} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    `SELECT count(*)::int AS n FROM products ${where}`,
+    values,
+    p,
+    (r) => toProduct(r),
+  );
+}
+
+function productFields(body: Row, required: boolean) {
+  onlyKeys(body, ["name", "description", "priceCents", "stock"]);
+  const fields = {
+    name: str(body, "name", 200, required),
+    description: body.description === null ? null : str(body, "description", 2000, false),
+    priceCents: int(body, "priceCents", 0, 100_000_000, required),
+    stock: int(body, "stock", 0, 1_000_000, required),
+  };
+  if (!required && Object.keys(body).length === 0) throw invalid("body", "must contain at least one field");
+  return fields;
+}
+
+// ---- orders -----------------------------------------------------------------------------------------------------
+
+const STATUSES = ["pending", "shipped", "delivered", "cancelled"];
+/** Which statuses may move to the key (the contract's transitions, read backwards). */
+const FROM: Record<string, string[]> = {
+  pending: [],
+  shipped: ["pending"],
+  delivered: ["shipped"],
+  cancelled: ["pending"],
+};
+
+function includes(url: URL) {
+  const raw = url.searchParams.get("include");
+  if (raw === null) return { user: false, product: false };
+  const parts = raw.split(",");
+  if (!/^(user|product)(,(user|product))?$/.test(raw) || new Set(parts).size !== parts.length) {
+    throw invalid("query.include", "must be a comma list of: user, product");
+  }
+  return { user: parts.includes("user"), product: parts.includes("product") };
+}
+
+/** The order columns, plus the user's and the product's when included, joined in the same statement. */
+function orderSelect(include: { user: boolean; product: boolean }) {
+  const columns = ORDER_COLUMNS.split(", ").map((c) => `o.${c}`);
+  let joins = "";
+  if (include.user) {
+    columns.push(...USER_COLUMNS.split(", ").map((c) => `u.${c} AS u_${c}`));
+    joins += " JOIN users u ON u.id = o.user_id";
+  }
+  if (include.product) {
+    columns.push(...PRODUCT_COLUMNS.split(", ").map((c) => `p.${c} AS p_${c}`));
+    joins += " JOIN products p ON p.id = o.product_id";
+  }
+  return `SELECT ${columns.join(", ")} FROM orders o${joins}`;
+}
+
+async function listOrders(res: Parameters<typeof sendJson>[0], url: URL) {
+  const p = paging(url);
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  const status = url.searchParams.get("status");
+  if (status !== null) {
+    if (!STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
+    values.push(status);
+    conditions.push(`o.status = $${values.length}::order_status`);
+  }
+  for (const [param, column] of [
+    ["userId", "user_id"],
+    ["productId", "product_id"],
+  ] as const) {
+    const v = url.searchParams.get(param);
+    if (v === null) continue;
+    if (!UUID.test(v)) throw invalid(`query.${param}`, "must be a UUID");
+    values.push(v);
+    conditions.push(`o.${column} = $${values.length}`);
+  }
+  const where = conditions.length ? ` WHERE ${conditions.join(" AND ")}` : "";
+  const n = values.length;
+  await listPage(
+    res,
+    `${orderSelect(includes(url))}${where} ORDER BY o.created_at DESC, o.id ASC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    `SELECT count(*)::int AS n FROM orders o${where}`,
+    values,
+    p,
+    toOrder,
+  );
+}
+
+const unknownReference = (field: "userId" | "productId", key: string) =>
+  new Problem("unprocessable", `No ${field === "userId" ? "user" : "product"} has the id ${key}.`, [
+    { path: `body.${field}`, message: "does not name an existing record" },
+  ]);
+
+async function createOrder(res: Parameters<typeof sendJson>[0], body: Row) {
+  onlyKeys(body, ["userId", "productId", "quantity"]);
+  const userId = str(body, "userId", 36, true) as string;
+  const productId = str(body, "productId", 36, true) as string;
+  if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
+  if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
+  const quantity = int(body, "quantity", 1, 100, true) as number;
+  try {
+    const order = await transaction(async (client) => {
+      // A conditional decrement never oversells; it also tells whether there was enough stock.
+      const taken = await query<{ price_cents: number }>(
+        client,
+        "UPDATE products SET stock = stock - $1, updated_at = now() WHERE id = $2 AND stock >= $1 RETURNING price_cents",
+        [quantity, productId],
+      );
+      const price = taken.rows[0]?.price_cents;
+      if (price === undefined) {
+        const [product, user] = await Promise.all([
+          query<{ stock: number }>(client, "SELECT stock FROM products WHERE id = $1", [productId]),
+          query(client, "SELECT id FROM users WHERE id = $1", [userId]),
+        ]);
+        if (!product.rows[0]) throw unknownReference("productId", productId);
+        if (!user.rows[0]) throw unknownReference("userId", userId);
+        throw new Problem("conflict", `Only ${product.rows[0].stock} left in stock; ${quantity} requested.`, [
+          { path: "body.quantity", message: "exceeds the stock left" },
+        ]);
+      }
+      const { rows } = await query(
+        client,
+        `INSERT INTO orders (user_id, product_id, quantity, unit_price_cents, total_cents) VALUES ($1, $2, $3, $4, $5) RETURNING ${ORDER_COLUMNS}`,
+        [userId, productId, quantity, price, price * quantity],
+      );
+      return toOrder(rows[0] as Row);
+    });
+    sendJson(res, 201, order, { location: `/orders/${order.id}` });
+  } catch (error) {
+    if (pgCode(error) === "23503") throw unknownReference("userId", userId);
+    throw error;
+  }
+}
+
+async function updateOrderStatus(res: Parameters<typeof sendJson>[0], key: string, body: Row) {
+  onlyKeys(body, ["status"]);
+  const status = body.status;
+  if (typeof status !== "string" || !STATUSES.includes(status)) throw invalid("body.status", "must be an order status");
+  const order = await transaction(async (client) => {
+    const { rows } = await query(
+      client,
+      `UPDATE orders SET status = $2::order_status, updated_at = now() WHERE id = $1 AND status = ANY($3::order_status[]) RETURNING ${ORDER_COLUMNS}`,
+      [key, status, FROM[status]],
+    );
+    const row = rows[0];
+    if (!row) {
+      const current = await query<{ status: string }>(client, "SELECT status FROM orders WHERE id = $1", [key]);
+      if (!current.rows[0]) throw notFound("order", key);
+      throw new Problem("conflict", `An order that is ${current.rows[0].status} cannot become ${status}.`, [
+        { path: "body.status", message: `not allowed from ${current.rows[0].status}` },
+      ]);
+    }
+    if (status === "cancelled") {
+      await query(client, "UPDATE products SET stock = stock + $1, updated_at = now() WHERE id = $2", [
+        row.quantity,
+        row.product_id,
+      ]);
+    }
+    return toOrder(row);
+  });
+  sendJson(res, 200, order);
+}
+
+async function deleteOrder(res: Parameters<typeof sendJson>[0], key: string) {
+  await transaction(async (client) => {
+    const { rows } = await query<{ status: string; product_id: string; quantity: number }>(
+      client,
+      "DELETE FROM orders WHERE id = $1 RETURNING status, product_id, quantity",
+      [key],
+    );
+    const row = rows[0];
+    if (!row) throw notFound("order", key);
+    if (row.status === "pending") {
+      await query(client, "UPDATE products SET stock = stock + $1, updated_at = now() WHERE id = $2", [
+        row.quantity,
+        row.product_id,
+      ]);
+    }
+  });
+  res.writeHead(204).end();
+}
+
+// ---- auth -----------------------------------------------------------------------------------------------------
+
+const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString("base64")}$${Buffer.alloc(64).toString("base64")}`;
+
+function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const [, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split("$");
+  const expected = Buffer.from(hash ?? "", "base64");
+  return new Promise((resolve) =>
+    scrypt(
+      password,
+      Buffer.from(salt ?? "", "base64"),
+      expected.length,
+      { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 },
+      (error, actual) => resolve(!error && stored != null && timingSafeEqual(actual, expected)),
+    ),
+  );
+}
+
+function signToken(sub: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub, iat: now, exp: now + 3600 })}`;
+  return `${unsigned}.${createHmac("sha256", jwtKey).update(unsigned).digest("base64url")}`;
+}
+
+async function login(res: Parameters<typeof sendJson>[0], body: Row) {
+  onlyKeys(body, ["email", "password"]);
+  const email = str(body, "email", 254, true) as string;
+  const password = str(body, "password", 128, true) as string;
+  const { rows } = await query<{ id: string; password_hash: string | null }>(
+    pool,
+    "SELECT id, password_hash FROM users WHERE email = $1 LIMIT 1",
+    [email.toLowerCase()],
+  );
+  const valid = await verifyPassword(password, rows[0]?.password_hash);
+  if (!rows[0] || !valid) throw new Problem("unauthorized", "The e-mail address or the password is wrong.");
+  sendJson(res, 200, { token: signToken(rows[0].id), tokenType: "Bearer", expiresIn: 3600 });
+}
+
+// ---- routes ----------------------------------------------------------------------------------------------------
+
+const RETURNING_USER = `RETURNING ${USER_COLUMNS}`;
+const RETURNING_PRODUCT = `RETURNING ${PRODUCT_COLUMNS}`;
+
+const server = createServer(
+  "node-http-pg",
+  () => [
+    route("/health", {
+      GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework: "node-http-pg" }),
+    }),
+    route("/ready", {
+      GET: async (_req, res) => {
+        await query(pool, "SELECT 1");
+        sendJson(res, 200, { status: "ok" });
+      },
+    }),
+    route("/users", {
+      GET: (_req, res, url) => listUsers(res, url),
+      POST: async (req, res) => {
+        const { email, name } = userFields(await readJson(req), true);
+        try {
+          const { rows } = await query(pool, `INSERT INTO users (email, name) VALUES ($1, $2) ${RETURNING_USER}`, [
+            email,
+            name,
+          ]);
+          const user = toUser(rows[0] as Row);
+          sendJson(res, 201, user, { location: `/users/${user.id}` });
+        } catch (error) {
+          if (pgCode(error) === "23505") throw emailTaken();
+          throw error;
+        }
+      },
+    }),
+    route("/users/:id", {
+      GET: (_req, res, _url, [key]) => getUser(res, id(key)),
+      PATCH: async (req, res, _url, [raw]) => {
+        const key = id(raw);
+        const { email, name } = userFields(await readJson(req), false);
+        try {
+          const { rows } = await query(
+            pool,
+            `UPDATE users SET email = COALESCE($2, email), name = COALESCE($3, name), updated_at = now() WHERE id = $1 ${RETURNING_USER}`,
+            [key, email ?? null, name ?? null],
+          );
+          if (!rows[0]) throw notFound("user", key);
+          sendJson(res, 200, toUser(rows[0]));
+        } catch (error) {
+          if (pgCode(error) === "23505") throw emailTaken();
+          throw error;
+        }
+      },
+      DELETE: async (_req, res, _url, [raw]) => {
+        const key = id(raw);
+        try {
+          const { rowCount } = await query(pool, "DELETE FROM users WHERE id = $1", [key]);
+          if (!rowCount) throw notFound("user", key);
+        } catch (error) {
+          if (pgCode(error) === "23503") throw new Problem("conflict", "The user has orders and cannot be deleted.");
+          throw error;
+        }
+        res.writeHead(204).end();
+      },
+    }),
+    route("/products", {
+      GET: (_req, res, url) => listProducts(res, url),
+      POST: async (req, res) => {
+        const f = productFields(await readJson(req), true);
+        const { rows } = await query(
+          pool,
+          `INSERT INTO products (name, description, price_cents, stock) VALUES ($1, $2, $3, $4) ${RETURNING_PRODUCT}`,
+          [f.name, f.description ?? null, f.priceCents, f.stock],
+        );
+        const product = toProduct(rows[0] as Row);
+        sendJson(res, 201, product, { location: `/products/${product.id}` });
+      },
+    }),
+    route("/products/:id", {
+      GET: async (_req, res, _url, [raw]) => {
+        const key = id(raw);
+        const { rows } = await query(pool, `SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = $1 LIMIT 1`, [key]);
+        if (!rows[0]) throw notFound("product", key);
+        sendJson(res, 200, toProduct(rows[0]));
+      },
+      PATCH: async (req, res, _url, [raw]) => {
+        const key = id(raw);
+        const body = await readJson(req);
+        const f = productFields(body, false);
+        const { rows } = await query(
+          pool,
+          `UPDATE products SET name = COALESCE($2, name), description = CASE WHEN $3::boolean THEN $4 ELSE description END,
+             price_cents = COALESCE($5, price_cents), stock = COALESCE($6, stock), updated_at = now()
+           WHERE id = $1 ${RETURNING_PRODUCT}`,
+          [key, f.name ?? null, "description" in body, f.description ?? null, f.priceCents ?? null, f.stock ?? null],
+        );
+        if (!rows[0]) throw notFound("product", key);
+        sendJson(res, 200, toProduct(rows[0]));
+      },
+      DELETE: async (_req, res, _url, [raw]) => {
+        const key = id(raw);
+        try {
+          const { rowCount } = await query(pool, "DELETE FROM products WHERE id = $1", [key]);
+          if (!rowCount) throw notFound("product", key);
+        } catch (error) {
+          if (pgCode(error) === "23503")
+            throw new Problem("conflict", "Orders reference this product; it cannot be deleted.");
+          throw error;
+        }
+        res.writeHead(204).end();
+      },
+    }),
+    route("/orders", {
+      GET: (_req, res, url) => listOrders(res, url),
+      POST: async (req, res) => createOrder(res, await readJson(req)),
+    }),
+    route("/orders/:id", {
+      GET: async (_req, res, url, [raw]) => {
+        const key = id(raw);
+        const { rows } = await query(pool, `${orderSelect(includes(url))} WHERE o.id = $1 LIMIT 1`, [key]);
+        if (!rows[0]) throw notFound("order", key);
+        sendJson(res, 200, toOrder(rows[0]));
+      },
+      PATCH: async (req, res, _url, [raw]) => updateOrderStatus(res, id(raw), await readJson(req)),
+      DELETE: (_req, res, _url, [raw]) => deleteOrder(res, id(raw)),
+    }),
+    route("/auth/login", { POST: async (req, res) => login(res, await readJson(req)) }),
+  ],
+  (error) => {
+    const code = pgCode(error);
+    if (code === "ECONNREFUSED" || code?.startsWith("08") || code?.startsWith("57P")) {
+      return new Problem("unavailable", "The database cannot be reached; try again shortly.");
+    }
+    process.stderr.write(`${(error as Error).stack}\n`);
+    return new Problem("internal", "An unexpected error occurred.");
+  },
+);
+listen(server, () => pool.end());

@@ -1,0 +1,180 @@
+// The load generator's own process (started by load/generator.ts, pinned to its own core): runs the warm-up
+// and the measured run of one cell with autocannon (or the fixed-rate generator) and reports back over IPC,
+// including the CPU it used itself, so that the harness can tell when the load generator was the limit.
+import { performance } from "node:perf_hooks";
+import autocannon from "autocannon";
+import {
+  type BenchRequest,
+  createRng,
+  type Plan,
+  type Pools,
+  type Rng,
+  type ScenarioName,
+  scenarios,
+} from "../scenarios.ts";
+import { runFixedRate } from "./fixed-rate.ts";
+import { LatencyRecorder, type LoadOutcome, StatusCounter } from "./outcome.ts";
+
+export interface LoadConfig {
+  url: string;
+  scenario: ScenarioName;
+  pools: Pools;
+  seed: number;
+  connections: number;
+  pipelining: number;
+  warmupS: number;
+  durationS: number;
+  /** Fixed-rate mode: requests per second across all connections. */
+  rate?: number;
+  timeoutS: number;
+}
+
+export type ChildMessage =
+  | { type: "phase"; phase: "warmup" | "measure" | "done" }
+  | { type: "result"; outcome: LoadOutcome; cpu: { userMs: number; systemMs: number; wallMs: number } }
+  | { type: "error"; message: string };
+
+type AutocannonRequest = NonNullable<autocannon.Options["requests"]>[number];
+
+const toAutocannon = (r: BenchRequest) => ({
+  method: r.method,
+  path: r.path,
+  headers: r.headers ?? {},
+  ...(r.body !== undefined ? { body: r.body } : {}),
+});
+
+function shuffled<T>(items: readonly T[], rng: Rng): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+function runAutocannon(config: LoadConfig, plan: Plan, rng: Rng, durationS: number): Promise<LoadOutcome> {
+  let requests: AutocannonRequest[];
+  let setupClient: ((client: autocannon.Client) => void) | undefined;
+  if (plan.kind === "pool") {
+    requests = plan.requests.slice(0, 1).map(toAutocannon) as AutocannonRequest[];
+    // Every connection gets the pool in its own order, prebuilt once: no per-request cost, no lockstep.
+    if (plan.requests.length > 1) {
+      setupClient = (client) => {
+        (client as unknown as { setRequests(r: unknown[]): void }).setRequests(
+          shuffled(plan.requests, rng).map(toAutocannon),
+        );
+      };
+    }
+  } else {
+    requests = plan.steps.map((step) => ({
+      setupRequest: (req: autocannon.Request, context: Record<string, string | undefined>) => {
+        const built = step.build(context, rng);
+        return { ...req, ...toAutocannon(built), body: built.body ?? "" } as autocannon.Request;
+      },
+      onResponse: (status: number, body: string, context: Record<string, string | undefined>) =>
+        step.onResponse?.(status, body, context),
+    })) as AutocannonRequest[];
+  }
+  const latencies = new LatencyRecorder();
+  const statuses = new StatusCounter();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: config.url,
+        connections: config.connections,
+        pipelining: config.pipelining,
+        duration: durationS,
+        timeout: config.timeoutS,
+        requests,
+        ...(setupClient ? { setupClient } : {}),
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        const elapsedS = result.duration || durationS;
+        resolve({
+          durationS: elapsedS,
+          completed: statuses.total,
+          requestsPerSecond: result.requests.total / elapsedS,
+          statusCounts: statuses.counts,
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          latency: latencies.summary(),
+        });
+      },
+    );
+    // autocannon's own histogram keeps whole milliseconds; record every latency exactly instead.
+    instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+      latencies.record(responseTime);
+      statuses.add(statusCode);
+    });
+  });
+}
+
+async function runLoad(config: LoadConfig, durationS: number): Promise<LoadOutcome> {
+  // The plan comes from the run's seed, as in the harness's verification: the same requests.
+  const plan = scenarios[config.scenario].plan(config.pools, createRng(config.seed));
+  const rng = createRng(config.seed + 2 + Math.floor(Math.random() * 1e6));
+  if (config.rate) {
+    return runFixedRate({
+      url: config.url,
+      rate: config.rate,
+      connections: config.connections,
+      durationS,
+      plan,
+      rng,
+      timeoutS: config.timeoutS,
+    });
+  }
+  return runAutocannon(config, plan, rng, durationS);
+}
+
+/**
+ * Waits until the server has worked off what the warm-up left queued (requests of closed connections still run:
+ * a backlog of scrypt hashes would otherwise land in the measured run): one more request of the scenario, sent
+ * after all of them, is answered after them.
+ */
+async function drain(config: LoadConfig) {
+  const plan = scenarios[config.scenario].plan(config.pools, createRng(config.seed));
+  const req = plan.kind === "pool" ? plan.requests[0] : plan.steps[0]?.build({}, createRng(config.seed));
+  if (!req) return;
+  try {
+    const res = await fetch(`${config.url}${req.path}`, {
+      method: req.method,
+      headers: req.headers ?? {},
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      signal: AbortSignal.timeout(60_000),
+    });
+    await res.arrayBuffer();
+  } catch {
+    // the measured run reports what is wrong
+  }
+}
+
+async function main(config: LoadConfig) {
+  const send = (message: ChildMessage) => process.send?.(message);
+  if (config.warmupS > 0) {
+    send({ type: "phase", phase: "warmup" });
+    await runLoad(config, config.warmupS);
+    await drain(config);
+  }
+  send({ type: "phase", phase: "measure" });
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  const outcome = await runLoad(config, config.durationS);
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallMs = performance.now() - wallBefore;
+  send({ type: "phase", phase: "done" });
+  send({
+    type: "result",
+    outcome,
+    cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, wallMs },
+  });
+}
+
+// One process serves every cell of a run, one at a time: a cell costs no process start, and the CPU of each is
+// measured over its own measured part.
+process.on("message", (config: LoadConfig) => {
+  main(config).catch((error: Error) => process.send?.({ type: "error", message: error.stack ?? error.message }));
+});
+process.on("disconnect", () => process.exit(0));

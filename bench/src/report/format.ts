@@ -1,0 +1,30 @@
+// Number formatting shared by the Markdown and HTML reports.
+import type { Spread } from "../stats.ts";
+
+export const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
+
+/** 12345 → "12,345"; 12.3 → "12.3"; 0.123 → "0.12". */
+export function num(n: number | undefined): string {
+  if (!isNum(n)) return "–";
+  const abs = Math.abs(n);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export const ms = (n: number | undefined) => (isNum(n) ? num(n) : "–");
+export const mb = (bytes: number | undefined) => (isNum(bytes) ? `${Math.round(bytes / 1048576)}` : "–");
+export const pct = (cores: number | undefined) => (isNum(cores) ? `${Math.round(cores * 100)}%` : "–");
+export const times = (r: number | undefined) => (isNum(r) ? `${r.toFixed(2)}×` : "–");
+
+/** "12,345 (12,001–12,800)", or just the median when there was one value. */
+export function withRange(s: Spread, f: (n: number) => string = num): string {
+  if (s.n === 0) return "–";
+  if (s.n === 1 || s.min === s.max) return f(s.median);
+  return `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
+}
+
+export function ratioWithRange(s: Spread): string {
+  if (s.n === 0) return "–";
+  if (s.n === 1 || s.min.toFixed(2) === s.max.toFixed(2)) return times(s.median);
+  return `${times(s.median)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+}

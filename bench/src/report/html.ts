@@ -1,0 +1,238 @@
+// report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context,
+// a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
+import type { Results, SummaryRow } from "../results.ts";
+import { isNum, mb, ms, num, pct, ratioWithRange, times, withRange } from "./format.ts";
+
+const esc = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
+
+const COLORS = {
+  baseline: "#8a8f98",
+  impl: "#2f6fdf",
+  p50: "#5aa469",
+  p90: "#e3a21a",
+  p99: "#d1495b",
+  idle: "#9bb7e8",
+  peak: "#2f6fdf",
+};
+
+interface Bar {
+  label: string;
+  value: number;
+  min?: number;
+  max?: number;
+  text: string;
+  color: string;
+  failed?: string;
+}
+
+const LABEL_W = 170;
+const TEXT_W = 210;
+const ROW_H = 26;
+
+/** Horizontal bars, one per row, each with an optional min–max whisker; failed rows say so instead. */
+export function barChart(title: string, bars: Bar[], width = 760): string {
+  const plotW = width - LABEL_W - TEXT_W;
+  const top = 28;
+  const height = top + bars.length * ROW_H + 8;
+  const scaleMax = Math.max(1e-9, ...bars.filter((b) => !b.failed).map((b) => Math.max(b.value, b.max ?? 0)));
+  const x = (v: number) => LABEL_W + (Math.max(0, v) / scaleMax) * plotW;
+  const parts = [
+    `<svg class="chart" role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">`,
+    `<text class="chart-title" x="0" y="16">${esc(title)}</text>`,
+    `<line x1="${LABEL_W}" y1="${top - 4}" x2="${LABEL_W}" y2="${height - 4}" stroke="#ccc"/>`,
+  ];
+  bars.forEach((b, i) => {
+    const y = top + i * ROW_H;
+    parts.push(`<text class="label" x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>`);
+    if (b.failed || !isNum(b.value)) {
+      parts.push(
+        `<text class="failed" x="${LABEL_W + 6}" y="${y + 15}">FAILED: ${esc((b.failed ?? "no data").slice(0, 90))}</text>`,
+      );
+      return;
+    }
+    const w = Math.max(1, x(b.value) - LABEL_W);
+    parts.push(
+      `<rect class="bar" x="${LABEL_W}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 8}" fill="${b.color}"><title>${esc(`${b.label}: ${b.text}`)}</title></rect>`,
+    );
+    if (isNum(b.min) && isNum(b.max) && b.max > b.min) {
+      const mid = y + ROW_H / 2 - 1;
+      parts.push(
+        `<g class="whisker" stroke="#222" stroke-width="1.5"><line x1="${x(b.min).toFixed(1)}" y1="${mid}" x2="${x(b.max).toFixed(1)}" y2="${mid}"/>` +
+          `<line x1="${x(b.min).toFixed(1)}" y1="${mid - 5}" x2="${x(b.min).toFixed(1)}" y2="${mid + 5}"/>` +
+          `<line x1="${x(b.max).toFixed(1)}" y1="${mid - 5}" x2="${x(b.max).toFixed(1)}" y2="${mid + 5}"/></g>`,
+      );
+    }
+    parts.push(`<text class="value" x="${LABEL_W + plotW + 8}" y="${y + 15}">${esc(b.text)}</text>`);
+  });
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+/** Grouped bars: p50, p90 and p99 latency per target. */
+export function latencyChart(title: string, rows: SummaryRow[], width = 760): string {
+  const bars: Bar[] = [];
+  for (const row of rows) {
+    const name = row.role === "baseline" ? `${row.target} (baseline)` : row.target;
+    if (row.status === "failed") {
+      bars.push({ label: name, value: Number.NaN, text: "", color: COLORS.p50, failed: row.failure ?? "failed" });
+      continue;
+    }
+    for (const [key, color] of [
+      ["p50", COLORS.p50],
+      ["p90", COLORS.p90],
+      ["p99", COLORS.p99],
+    ] as const) {
+      const s = row[key];
+      bars.push({
+        label: `${name} ${key}`,
+        value: s.median,
+        min: s.min,
+        max: s.max,
+        text: `${ms(s.median)} ms`,
+        color,
+      });
+    }
+  }
+  return barChart(title, bars, width);
+}
+
+function throughputChart(title: string, rows: SummaryRow[]): string {
+  return barChart(
+    title,
+    rows.map((row) => ({
+      label: row.role === "baseline" ? `${row.target} (baseline)` : row.target,
+      value: row.rps.median,
+      min: row.rps.min,
+      max: row.rps.max,
+      text:
+        row.role === "baseline"
+          ? `${num(row.rps.median)} req/s`
+          : `${num(row.rps.median)} req/s · ${times(row.rpsRatio.median)}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
+      color: row.role === "baseline" ? COLORS.baseline : COLORS.impl,
+      ...(row.status === "failed" ? { failed: row.failure ?? "failed" } : {}),
+    })),
+  );
+}
+
+function memoryChart(r: Results): string {
+  const bars: Bar[] = [];
+  for (const t of r.targets) {
+    const peaks = r.summary.filter((s) => s.target === t.name && s.status === "ok").map((s) => s.peakRssBytes.max);
+    const peak = peaks.length ? Math.max(...peaks.filter(isNum)) : Number.NaN;
+    const mbOf = (b: number) => b / 1048576;
+    bars.push({
+      label: `${t.name} idle`,
+      value: mbOf(t.idleRssBytes ?? Number.NaN),
+      text: `${mb(t.idleRssBytes)} MB`,
+      color: COLORS.idle,
+      ...(t.error ? { failed: t.error } : {}),
+    });
+    if (!t.error && isNum(peak))
+      bars.push({ label: `${t.name} peak`, value: mbOf(peak), text: `${mb(peak)} MB`, color: COLORS.peak });
+  }
+  return barChart("Resident memory (MB): idle after start-up, and peak under load (highest of any scenario)", bars);
+}
+
+function table(rows: SummaryRow[], database: boolean): string {
+  const head = [
+    "implementation",
+    "req/s median (min–max)",
+    "× baseline (min–max)",
+    "p50 ms",
+    "p90 ms",
+    "p99 ms",
+    "max ms",
+    "non-2xx / errors",
+    "peak RSS MB",
+    "server CPU",
+    "CPU µs/req",
+    "load gen CPU",
+  ];
+  const body = rows.map((row) => {
+    const name = row.role === "baseline" ? `<em>${esc(row.target)}</em> (baseline)` : esc(row.target);
+    if (row.status === "failed") {
+      return `<tr class="failed-row"><td>${name}</td><td colspan="${head.length - 1}"><strong>FAILED</strong>: ${esc(row.failure ?? "")}</td></tr>`;
+    }
+    const flag = row.loadGeneratorSaturated
+      ? ' <span class="warn" title="load generator near saturation">⚠</span>'
+      : "";
+    const cells = [
+      withRange(row.rps) + flag,
+      row.role === "baseline" ? "1.00×" : ratioWithRange(row.rpsRatio),
+      ms(row.p50.median),
+      ms(row.p90.median),
+      ms(row.p99.median),
+      ms(row.max.median),
+      `${row.non2xx} / ${row.errors}`,
+      mb(row.peakRssBytes.median),
+      pct(row.serverCpuCores.median),
+      num(row.cpuMicrosPerRequest.median),
+      database ? num(row.postgresMicrosPerRequest.median) : "–",
+      pct(row.loadGeneratorCpuCores.median) + flag,
+    ];
+    return `<tr><td>${name}</td>${cells.map((c) => `<td class="n">${c}</td>`).join("")}</tr>`;
+  });
+  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table>`;
+}
+
+export function renderHtml(r: Results): string {
+  const o = r.options as Record<string, unknown>;
+  const sections: string[] = [];
+  for (const scenario of r.scenarios) {
+    const rows = r.summary.filter((s) => s.scenario === scenario.name);
+    for (const connections of [...new Set(rows.map((s) => s.connections))]) {
+      const these = rows.filter((s) => s.connections === connections);
+      sections.push(
+        `<section class="scenario" id="${esc(scenario.name)}-${connections}"><h2>${esc(scenario.name)} <small>${esc(scenario.title)} · ${connections} connections · baseline ${esc(scenario.baseline)}</small></h2>` +
+          throughputChart(`Requests/s (bar: median, whisker: min–max of ${o.repeats} repeats)`, these) +
+          latencyChart("Latency percentiles, ms (median of repeats, whisker: min–max)", these) +
+          table(these, scenario.kind === "database") +
+          "</section>",
+      );
+    }
+  }
+  const startup = r.targets
+    .map(
+      (t) =>
+        `<tr><td>${esc(t.name)}</td><td>${esc(t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant)}</td><td class="n">${t.error ? `<strong>${esc(t.error)}</strong>` : num(t.startupMs)}</td><td class="n">${mb(t.idleRssBytes)}</td></tr>`,
+    )
+    .join("");
+  const saturated = r.summary.some((s) => s.loadGeneratorSaturated);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Benchmark ${esc(r.startedAt.slice(0, 16))} — ${esc(r.machine.cpuModel)}</title>
+<style>
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d1f23}
+h1{font-size:22px}h2{font-size:17px;margin-top:36px;border-bottom:1px solid #ddd;padding-bottom:4px}h2 small{font-weight:normal;color:#666;font-size:13px}
+table{border-collapse:collapse;margin:10px 0 4px;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px}th{background:#f4f5f7;text-align:left}
+td.n{text-align:right;white-space:nowrap}.failed-row td{background:#fdecee}.warn{color:#b8860b}
+svg.chart{display:block;margin:10px 0;font-size:12px}svg .chart-title{font-weight:600}svg .failed{fill:#c0392b}svg .value{fill:#333}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666}dd{margin:0}
+.note{color:#555;font-size:13px}
+</style></head><body>
+<h1>Benchmark results</h1>
+<p class="note">One run on one machine: compare the ratios within this run, not absolute numbers across machines or runs.</p>
+<dl>
+<dt>When</dt><dd>${esc(r.startedAt)} → ${esc(r.finishedAt)}</dd>
+<dt>Machine</dt><dd>${esc(r.machine.cpuModel)}, ${r.machine.logicalCpus} logical CPUs, ${Math.round(r.machine.memoryBytes / 2 ** 30)} GiB, ${esc(`${r.machine.platform} ${r.machine.kernel}`)}</dd>
+<dt>Pinning</dt><dd>server ${esc(r.pinning.server)}, load generator ${esc(r.pinning.loadGenerator)}, PostgreSQL ${esc(r.pinning.postgres)} — ${esc(r.pinning.note)}</dd>
+<dt>Software</dt><dd>${esc(
+    Object.entries(r.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", "),
+  )}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>
+<dt>Method</dt><dd>${o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} repeat(s) interleaved; DB_POOL_SIZE=${o.poolSize}; scale ${r.scale}; seed ${r.seed}</dd>
+</dl>
+<h2>Start-up and memory</h2>
+<table><thead><tr><th>implementation</th><th>role</th><th>start-up ms</th><th>idle RSS MB</th></tr></thead><tbody>${startup}</tbody></table>
+${memoryChart(r)}
+${sections.join("\n")}
+${saturated ? `<p class="note"><span class="warn">⚠</span> The load generator used at least ${Math.round(Number(o.loadGeneratorSaturationThreshold ?? 0.9) * 100)}% of its core: that figure may be the load generator's limit, not the server's.</p>` : ""}
+<p class="note">Ratios are paired repeat by repeat with the baseline measured next to it. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
+</body></html>
+`;
+}

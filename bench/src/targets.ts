@@ -1,0 +1,106 @@
+// What the bench runs: the registered implementations (packages/contract) and the two no-framework baselines,
+// built and started exactly as in production, each on its own copy of the seeded database.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
+import type { ScenarioKind } from "./scenarios.ts";
+
+export interface Baseline extends Implementation {
+  baselineFor: ScenarioKind;
+}
+
+export const BASELINES: readonly Baseline[] = [
+  {
+    name: "node-http",
+    framework: "node-http",
+    variant: "baseline: node:http only",
+    language: "typescript",
+    dir: "bench",
+    start: { command: process.execPath, args: ["baselines/node-http.ts"] },
+    baselineFor: "framework",
+  },
+  {
+    name: "node-http-pg",
+    framework: "node-http-pg",
+    variant: "baseline: node:http + pg, prepared statements",
+    language: "typescript",
+    dir: "bench",
+    start: { command: process.execPath, args: ["baselines/node-http-pg.ts"] },
+    baselineFor: "database",
+  },
+];
+
+export const baselineFor = (kind: ScenarioKind): Baseline => BASELINES.find((b) => b.baselineFor === kind) as Baseline;
+
+/** The same implementation, started through `taskset -c <cpus>` so that it and every thread it makes stay there. */
+export function pinned(impl: Implementation, cpus: string | undefined): Implementation {
+  if (!cpus) return impl;
+  return {
+    ...impl,
+    start: { ...impl.start, command: "taskset", args: ["-c", cpus, impl.start.command, ...impl.start.args] },
+  };
+}
+
+/** Runs an implementation's build step (its production build), returning how long it took or what went wrong. */
+export function build(impl: Implementation): Promise<{ ms: number; ok: boolean; error?: string }> {
+  const step = impl.build;
+  if (!step) return Promise.resolve({ ms: 0, ok: true });
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, {
+      cwd: join(REPO_ROOT, impl.dir),
+      env: { ...process.env, NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.on("error", (error) => resolve({ ms: performance.now() - started, ok: false, error: error.message }));
+    child.on("exit", (code) => {
+      const ms = performance.now() - started;
+      resolve(
+        code === 0
+          ? { ms, ok: true }
+          : { ms, ok: false, error: `build exited with ${code}: ${output.trim().slice(-1000)}` },
+      );
+    });
+  });
+}
+
+function installedVersion(fromDir: string, dep: string): string | undefined {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const file = join(dir, "node_modules", dep, "package.json");
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The installed version of every direct dependency of an app directory, by name: from package.json and
+ * node_modules for Node apps, from the exact pins of requirements.txt for Python apps.
+ */
+export function dependencyVersions(dir: string): Record<string, string> {
+  const manifest = join(dir, "package.json");
+  const requirements = join(dir, "requirements.txt");
+  if (!existsSync(manifest) && existsSync(requirements)) {
+    const pins: Record<string, string> = {};
+    for (const line of readFileSync(requirements, "utf8").split("\n")) {
+      const match = /^\s*([A-Za-z0-9_.-]+)\s*==\s*([^\s;#]+)/.exec(line);
+      if (match?.[1] && match[2]) pins[match[1]] = match[2];
+    }
+    return pins;
+  }
+  if (!existsSync(manifest)) return {};
+  const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> };
+  const versions: Record<string, string> = {};
+  for (const [dep, spec] of Object.entries(pkg.dependencies ?? {})) {
+    versions[dep] = spec.startsWith("workspace:") ? "workspace" : (installedVersion(dir, dep) ?? spec);
+  }
+  return versions;
+}
+
+export const implDir = (impl: Implementation) => join(REPO_ROOT, impl.dir);

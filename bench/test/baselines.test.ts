@@ -1,0 +1,52 @@
+// The two no-framework baselines pass the verification of every scenario they are the baseline of, on a real
+// seeded database: a ratio to a baseline that answers wrongly would mean nothing.
+import { randomBytes } from "node:crypto";
+import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
+import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { restock, samplePools } from "../src/run.ts";
+import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
+import { BASELINES, baselineFor } from "../src/targets.ts";
+import { verifyScenario } from "../src/verify.ts";
+
+let server: PostgresServer;
+let pools: Pools;
+const running = new Map<string, RunningImplementation>();
+const databases = new Map<string, string>();
+
+beforeAll(async () => {
+  server = await provisionPostgres();
+  const template = await prepareTemplate(server, { name: "bench_test_template" });
+  pools = await samplePools(template.url, createRng(11));
+  for (const baseline of BASELINES) {
+    const databaseUrl = await server.createDatabase(`bench_test_${baseline.name.replace(/\W/g, "_")}`, {
+      template: template.name,
+    });
+    databases.set(baseline.name, databaseUrl);
+    running.set(
+      baseline.name,
+      await launch(baseline, { databaseUrl, jwtSecret: randomBytes(24).toString("hex"), env: { DB_POOL_SIZE: "4" } }),
+    );
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.allSettled([...running.values()].map((r) => r.stop()));
+  await server?.stop();
+});
+
+describe("baselines", () => {
+  it.each(SCENARIO_NAMES)("%s: its baseline passes verification", async (name) => {
+    const baseline = baselineFor(scenarios[name].kind);
+    const app = running.get(baseline.name);
+    expect(app, `${baseline.name} is running`).toBeDefined();
+    // As in a run: write scenarios order from products the harness has restocked.
+    if (scenarios[name].writes) await restock(databases.get(baseline.name) as string, pools.orderProductIds);
+    const result = await verifyScenario(app?.url as string, scenarios[name], pools, {
+      sampleSize: name === "auth-login" ? 8 : 48,
+      seed: 99,
+    });
+    expect(result.failures, app?.output()).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { implementations } from "@api-ref/contract/implementations";
+import { describe, expect, it } from "vitest";
+import { type BenchOptions, parseOptions, UsageError } from "../src/options.ts";
+import { SCENARIO_NAMES } from "../src/scenarios.ts";
+
+const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+describe("options", () => {
+  it("defaults: every implementation and scenario, 100 connections, 5 s, 3 repeats", () => {
+    const o = parse();
+    expect(o.impls.map((i) => i.name)).toEqual(implementations.map((i) => i.name));
+    expect(o.scenarios).toEqual([...SCENARIO_NAMES]);
+    expect(o).toMatchObject({
+      connections: [100],
+      durationS: 5,
+      warmupS: 2,
+      repeats: 3,
+      pipelining: 1,
+      scale: 1,
+      rate: undefined,
+      pin: true,
+    });
+  });
+
+  it("smoke: about a second per cell, one repeat, still every scenario and implementation", () => {
+    const o = parse("--smoke");
+    expect(o).toMatchObject({ smoke: true, durationS: 1, repeats: 1, warmupS: 0, connections: [25] });
+    expect(o.scenarios).toHaveLength(SCENARIO_NAMES.length);
+  });
+
+  it("accepts lists and explicit values", () => {
+    const o = parse(
+      "--scenario",
+      "hello,crud-mix",
+      "--connections",
+      "25,300",
+      "--duration",
+      "2.5",
+      "--repeats",
+      "5",
+      "--rate",
+      "2000",
+      "--scale",
+      "2",
+      "--no-pin",
+    );
+    expect(o).toMatchObject({
+      scenarios: ["hello", "crud-mix"],
+      connections: [25, 300],
+      durationS: 2.5,
+      repeats: 5,
+      rate: 2000,
+      scale: 2,
+      pin: false,
+    });
+  });
+
+  it.each([
+    [["--bogus"], /Unknown option '--bogus'/],
+    [["--scenario", "helo"], /unknown scenario helo; known: hello, health/],
+    [["--impl", "expres"], /unknown implementation expres; known: .*express/],
+    [["--connections", "50"], /--connections must be one of 25, 100, 200, 300, got "50"/],
+    [["--connections", ""], /--connections needs at least one value/],
+    [["--duration", "0"], /--duration must be a number of seconds from 0.5 to 600/],
+    [["--duration", "abc"], /--duration must be/],
+    [["--repeats", "1.5"], /--repeats must be an integer from 1 to 20/],
+    [["--rate=-3"], /--rate must be an integer/],
+    [["--pipelining", "0"], /--pipelining must be an integer from 1 to 100/],
+    [["--rate", "1000", "--pipelining", "4"], /--pipelining cannot be combined with --rate/],
+    [["--pipelining", "10"], /cannot apply to crud-mix/],
+    [["--scale", "0"], /--scale must be greater than 0/],
+    [["--rate", "50", "--connections", "100"], /--rate 50 is below --connections 100/],
+    [["positional"], /Unexpected argument 'positional'/],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseOptions(argv)).toThrow(UsageError);
+    expect(() => parseOptions(argv)).toThrow(message);
+  });
+
+  it("the CLI prints the message and usage and exits 2 before starting anything", () => {
+    const started = Date.now();
+    const result = spawnSync(process.execPath, [CLI, "--connections", "7"], {
+      encoding: "utf8",
+      env: { ...process.env, PG_PROVIDER: "embedded" },
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('error: --connections must be one of 25, 100, 200, 300, got "7"');
+    expect(result.stderr).toContain("usage: pnpm bench");
+    expect(result.stderr).not.toContain("postgres:");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { type CellResult, type ScenarioInfo, summarise, type TargetInfo } from "../src/results.ts";
+import { median, pairedRatios, percentile, ratio, spread, summariseLatencies } from "../src/stats.ts";
+
+describe("statistics on known inputs", () => {
+  it("median of odd and even counts, ignoring values that are not finite", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([5, Number.NaN, 1, 3])).toBe(3);
+    expect(median([])).toBeNaN();
+  });
+
+  it("spread is median with min and max", () => {
+    expect(spread([10_200, 9_800, 10_000])).toEqual({ median: 10_000, min: 9_800, max: 10_200, n: 3 });
+    expect(spread([]).n).toBe(0);
+  });
+
+  it("ratio to a baseline, NaN when the baseline is missing or zero", () => {
+    expect(ratio(7_000, 10_000)).toBeCloseTo(0.7);
+    expect(ratio(1, 0)).toBeNaN();
+    expect(ratio(1, Number.NaN)).toBeNaN();
+  });
+
+  it("pairs ratios repeat by repeat and reports their spread", () => {
+    // repeat 1: 5000/10000 = 0.5, repeat 2: 6000/10000 = 0.6, repeat 3: 4400/8000 = 0.55
+    const r = pairedRatios([5_000, 6_000, 4_400], [10_000, 10_000, 8_000]);
+    expect(r.median).toBeCloseTo(0.55);
+    expect(r.min).toBeCloseTo(0.5);
+    expect(r.max).toBeCloseTo(0.6);
+  });
+
+  it("nearest-rank percentiles", () => {
+    const sorted = Float64Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(sorted, 50)).toBe(50);
+    expect(percentile(sorted, 99)).toBe(99);
+    expect(percentile(sorted, 100)).toBe(100);
+    const s = summariseLatencies([5, 1, 4, 2, 3]);
+    expect(s).toMatchObject({ p50: 3, max: 5, mean: 3, count: 5 });
+  });
+});
+
+describe("summary rows", () => {
+  const scenarios: ScenarioInfo[] = [{ name: "hello", title: "GET /", kind: "framework", baseline: "node-http" }];
+  const targets: TargetInfo[] = [
+    {
+      name: "node-http",
+      role: "baseline",
+      framework: "node-http",
+      variant: "b",
+      language: "typescript",
+      baselineFor: "framework",
+      versions: {},
+    },
+    { name: "fast", role: "implementation", framework: "f", variant: "default", language: "typescript", versions: {} },
+    {
+      name: "broken",
+      role: "implementation",
+      framework: "b",
+      variant: "default",
+      language: "typescript",
+      versions: {},
+    },
+  ];
+  const cell = (target: string, repeat: number, rps: number, p99: number, failure?: string): CellResult => ({
+    scenario: "hello",
+    connections: 100,
+    repeat,
+    target,
+    position: 1,
+    outcome: {
+      durationS: 5,
+      completed: rps * 5,
+      requestsPerSecond: rps,
+      statusCounts: { 200: rps * 5 },
+      non2xx: failure ? 3 : 0,
+      errors: 0,
+      timeouts: 0,
+      latency: { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3, count: rps * 5 },
+    },
+    server: { cpuCores: 1, cpuSeconds: 5, peakRssBytes: 100 * 1048576, cpuMicrosPerRequest: 1e6 / rps },
+    loadGenerator: { cpuCores: 0.5, saturated: false },
+    ...(failure ? { failure } : {}),
+  });
+
+  it("gives median, min–max and the paired ratio; a failed repeat fails the row", () => {
+    const cells = [
+      cell("node-http", 1, 20_000, 8),
+      cell("node-http", 2, 18_000, 10),
+      cell("node-http", 3, 22_000, 9),
+      cell("fast", 1, 10_000, 16),
+      cell("fast", 2, 10_800, 18),
+      cell("fast", 3, 11_000, 20),
+      cell("broken", 1, 30_000, 1),
+      cell("broken", 2, 30_000, 1, "3 unexpected non-2xx responses (3× 500)"),
+    ];
+    const rows = summarise(scenarios, targets, cells, []);
+    expect(rows.map((r) => r.target)).toEqual(["node-http", "fast", "broken"]);
+    const fast = rows.find((r) => r.target === "fast");
+    expect(fast?.rps).toEqual({ median: 10_800, min: 10_000, max: 11_000, n: 3 });
+    // 10000/20000 = 0.5, 10800/18000 = 0.6, 11000/22000 = 0.5
+    expect(fast?.rpsRatio.median).toBeCloseTo(0.5);
+    expect(fast?.rpsRatio.max).toBeCloseTo(0.6);
+    expect(fast?.p99Ratio).toBeCloseTo(18 / 9);
+    const broken = rows.find((r) => r.target === "broken");
+    expect(broken?.status).toBe("failed");
+    expect(broken?.failure).toContain("non-2xx");
+    expect(broken?.rps.n).toBe(0);
+  });
+
+  it("a target that failed verification is failed with the reason, even with no cells", () => {
+    const rows = summarise(
+      scenarios,
+      targets,
+      [cell("node-http", 1, 20_000, 8)],
+      [
+        {
+          scenario: "hello",
+          target: "broken",
+          ok: false,
+          checked: 3,
+          failed: 3,
+          failures: [{ request: "GET /", problem: "status 500, expected 200" }],
+        },
+      ],
+    );
+    const broken = rows.find((r) => r.target === "broken");
+    expect(broken?.status).toBe("failed");
+    expect(broken?.failure).toContain("verification failed (3/3): GET / → status 500");
+  });
+});

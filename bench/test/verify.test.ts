@@ -1,0 +1,169 @@
+// A server that answers wrongly must make the scenario fail verification and never be measured.
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoadGenerator } from "../src/load/generator.ts";
+import { Progress } from "../src/progress.ts";
+import { summarise } from "../src/results.ts";
+import { type LiveTarget, runScenario } from "../src/run.ts";
+import { createRng, type Pools, scenarios } from "../src/scenarios.ts";
+import { responseProblem, verifyScenario } from "../src/verify.ts";
+
+const pools: Pools = {
+  userIds: Array.from({ length: 20 }, () => randomUUID()),
+  productIds: Array.from({ length: 20 }, () => randomUUID()),
+  orderIds: Array.from({ length: 20 }, () => randomUUID()),
+  logins: [{ id: randomUUID(), email: "a@example.com" }],
+  password: "pw",
+  orderProductIds: Array.from({ length: 5 }, () => randomUUID()),
+};
+
+type Behaviour = "correct" | "wrong-shape" | "error-500" | "canned";
+const NOW = "2025-01-01T00:00:00.000Z";
+
+function fakeServer(behaviour: Behaviour) {
+  const cannedId = randomUUID();
+  return http.createServer((req, res) => {
+    res.setHeader("x-request-id", randomUUID());
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify(body));
+    };
+    if (behaviour === "error-500")
+      return json(500, { type: "/problems/internal", title: "Internal server error", status: 500, detail: "x" });
+    if (req.url === "/health") {
+      return behaviour === "wrong-shape"
+        ? json(200, { status: "ok", time: Date.now() })
+        : json(200, { status: "ok", timestamp: Date.now(), framework: "fake" });
+    }
+    const user = /^\/users\/([0-9a-f-]+)$/.exec(req.url ?? "");
+    if (user) {
+      const id = behaviour === "canned" ? cannedId : user[1];
+      return json(200, { id, email: "x@example.com", name: "X", createdAt: NOW, updatedAt: NOW });
+    }
+    json(404, {});
+  });
+}
+
+const servers = new Map<Behaviour, { server: http.Server; url: string }>();
+beforeAll(async () => {
+  for (const behaviour of ["correct", "wrong-shape", "error-500", "canned"] as const) {
+    const server = fakeServer(behaviour);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    servers.set(behaviour, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  }
+});
+afterAll(() => {
+  for (const { server } of servers.values()) server.close();
+});
+const url = (b: Behaviour) => servers.get(b)?.url as string;
+
+describe("response checks", () => {
+  const plan = scenarios["user-by-id"].plan(pools, createRng(1));
+  if (plan.kind !== "pool" || !plan.requests[0]) throw new Error("user-by-id is a pool of requests");
+  const req = plan.requests[0];
+  const id = req.path.split("/").pop();
+  const headers = new Headers({ "content-type": "application/json", "x-request-id": "r1" });
+  const user = { id, email: "x@example.com", name: "X", createdAt: NOW, updatedAt: NOW };
+
+  it("accepts the contract's answer", () => {
+    expect(responseProblem(req, 200, headers, JSON.stringify(user))).toBeUndefined();
+  });
+  it("refuses another status, a missing request id, another shape, or another row", () => {
+    expect(responseProblem(req, 500, headers, "{}")).toMatch(/^status 500, expected 200/);
+    expect(responseProblem(req, 200, new Headers({ "content-type": "application/json" }), JSON.stringify(user))).toBe(
+      "no x-request-id header",
+    );
+    expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, createdAt: "yesterday" }))).toMatch(
+      /contract schema: createdAt/,
+    );
+    expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, password: "x" }))).toMatch(/contract schema/);
+    expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, id: randomUUID() }))).toMatch(/^id is/);
+  });
+});
+
+describe("verification against fake servers", () => {
+  const options = { sampleSize: 8, seed: 42 };
+
+  it("passes a correct server", async () => {
+    const v = await verifyScenario(url("correct"), scenarios.health, pools, options);
+    expect(v).toMatchObject({ ok: true, failed: 0 });
+    expect(v.checked).toBeGreaterThan(0);
+  });
+
+  it("fails a server answering the wrong shape, or 500", async () => {
+    const wrong = await verifyScenario(url("wrong-shape"), scenarios.health, pools, options);
+    expect(wrong.ok).toBe(false);
+    expect(wrong.failures[0]?.problem).toMatch(/does not match the contract schema/);
+    const broken = await verifyScenario(url("error-500"), scenarios.health, pools, options);
+    expect(broken.ok).toBe(false);
+    expect(broken.failures[0]?.problem).toMatch(/^status 500, expected 200/);
+  });
+
+  it("fails a server that answers every id with the same row", async () => {
+    const canned = await verifyScenario(url("canned"), scenarios["user-by-id"], pools, options);
+    expect(canned.ok).toBe(false);
+    expect(canned.failures[0]?.problem).toMatch(/^id is ".*", expected /);
+    expect((await verifyScenario(url("correct"), scenarios["user-by-id"], pools, options)).ok).toBe(true);
+  });
+
+  it("a scenario that fails verification is reported failed and never measured", async () => {
+    const live = (name: Behaviour): LiveTarget => ({
+      name,
+      url: url(name),
+      process: { pid: process.pid, exitCode: null, signalCode: null },
+    });
+    const logs: string[] = [];
+    const loadGenerator = new LoadGenerator(undefined);
+    const { verification, cells } = await runScenario(
+      "health",
+      [live("correct"), live("wrong-shape"), live("error-500")],
+      {
+        pools,
+        seed: 7,
+        options: {
+          connections: [25],
+          repeats: 1,
+          warmupS: 0,
+          durationS: 0.5,
+          rate: undefined,
+          pipelining: 1,
+          verifySample: 4,
+          smoke: false,
+        },
+        loadGenerator,
+        io: { progress: new Progress(), log: (m) => logs.push(m) },
+        counter: { cell: 0, total: 3 },
+      },
+    );
+    expect(verification.map((v) => [v.target, v.ok])).toEqual([
+      ["correct", true],
+      ["wrong-shape", false],
+      ["error-500", false],
+    ]);
+    expect(cells.map((c) => c.target)).toEqual(["correct"]);
+    expect(cells[0]?.failure).toBeUndefined();
+    expect(cells[0]?.outcome?.requestsPerSecond).toBeGreaterThan(0);
+    expect(logs.join("\n")).toMatch(/health on wrong-shape: verification failed/);
+
+    const rows = summarise(
+      [{ name: "health", title: "", kind: "framework", baseline: "correct" }],
+      (["correct", "wrong-shape", "error-500"] as const).map((name) => ({
+        name,
+        role: name === "correct" ? ("baseline" as const) : ("implementation" as const),
+        framework: name,
+        variant: "",
+        language: "typescript",
+        versions: {},
+      })),
+      cells,
+      verification,
+    );
+    expect(rows.map((r) => [r.target, r.status])).toEqual([
+      ["correct", "ok"],
+      ["wrong-shape", "failed"],
+      ["error-500", "failed"],
+    ]);
+  });
+});
