@@ -1,0 +1,74 @@
+// The part of the API still on Express: the Express app's own routers, imported as they are, in an Express
+// sub-app mounted into Fastify through @fastify/express. Moving a resource to Fastify means deleting its line
+// below and registering its route plugin in app.ts; when no line is left, this file and @fastify/express go.
+import type { Services } from "@api-ref/core";
+// The Express app, unchanged: its routers are factories over the shared services, its error middleware renders
+// every error as problem+json.
+import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
+import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
+import { orderRoutes } from "@api-ref/express/src/routes/orders.ts";
+import { userRoutes } from "@api-ref/express/src/routes/users.ts";
+import fastifyExpress from "@fastify/express";
+import express, { type RequestHandler } from "express";
+import type { FastifyBaseLogger, onRequestHookHandler } from "fastify";
+import fp from "fastify-plugin";
+import type { Logger } from "pino";
+
+declare module "http" {
+  interface IncomingMessage {
+    /** Fastify's request logger, which @fastify/express puts on Express's `req` (apps/express has pino-http's). */
+    log: FastifyBaseLogger;
+  }
+}
+
+/**
+ * @fastify/express hands Express `decodeURI(url)`, not the URL as sent. Express then decodes the query string and
+ * path parameters a second time (`?q=%2541` searches for `A` instead of `%41`), and a malformed escape in the
+ * query (`?q=%zz`, which Express's query parser takes as it is) throws in the plugin's hook: a 500 on a native
+ * route, a wrong 405 on an Express one. Doubling every `%` first makes that `decodeURI` give back the URL as sent.
+ * (A malformed escape in the path never gets this far: Fastify's router refuses it, see `badUrlHandler`.)
+ */
+const keepUrlAsSent: onRequestHookHandler = (request, _reply, done) => {
+  const url = request.raw.url;
+  if (url?.includes("%")) request.raw.url = url.replaceAll("%", "%25");
+  done();
+};
+
+/** …and `req.originalUrl`, which the plugin sets to the URL it was given, is the URL as sent again. */
+const restoreOriginalUrl: RequestHandler = (req, _res, next) => {
+  req.originalUrl = req.url;
+  next();
+};
+
+/** The Express sub-app: the settings of apps/express/src/app.ts, the routers not moved yet, the error middleware. */
+export function expressRouters(services: Services, logger: Logger) {
+  const app = express();
+  // The settings of the Express app (see its README): a mounted sub-app uses its own.
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(restoreOriginalUrl);
+
+  // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
+  // calls next() for any other path: Fastify then routes the request itself.
+  app.use(userRoutes(services));
+  app.use(orderRoutes(services));
+  app.use(authRoutes(services));
+  // Moved to Fastify (src/routes/products.ts): app.use(productRoutes(services));
+
+  // No catch-all 404 here: it would answer every path Fastify serves, since Express runs first. Errors raised in
+  // the routers must stop here, in Express's own error middleware. Past it they would reach Fastify's error handler,
+  // on Fastify's not-found route, which knows nothing of body-parser's errors: a 413 would come out as a 405.
+  app.use(problemHandler(logger));
+  return app;
+}
+
+/** Mounts the Express routers in front of Fastify's router: @fastify/express runs them in an `onRequest` hook. */
+export default fp<{ logger: Logger }>(
+  async (fastify, { logger }) => {
+    fastify.addHook("onRequest", keepUrlAsSent);
+    await fastify.register(fastifyExpress);
+    fastify.use(expressRouters(fastify.services, logger));
+  },
+  { name: "express-routers", dependencies: ["services", "request-id"] },
+);

@@ -1,0 +1,23 @@
+// PostgreSQL, through the data access every Node implementation shares (@api-ref/core): one pool for both worlds.
+// Native routes reach it as the `services` decorator; the mounted Express routers get the same object as the
+// argument of their factories (`userRoutes(services)`). Fastify closes it once, in `onClose`, after the one server
+// has stopped taking requests: the Express routers own no server and no pool.
+import { createServices, type Services, type ServicesOptions } from "@api-ref/core";
+import fp from "fastify-plugin";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export default fp<ServicesOptions>(
+  async (fastify, options) => {
+    const services = createServices(options);
+    fastify.decorate("services", services);
+    fastify.addHook("onClose", async () => {
+      await services.close();
+    });
+  },
+  { name: "services" },
+);

@@ -1,0 +1,40 @@
+// The operational routes move with the server, in the first step: /health names the server that answers, and
+// /metrics renders the one registry both worlds record into.
+import { randomUUID } from "node:crypto";
+import { docsHtml, EchoBody, EchoResponse, Health, openApiDocument, Ready } from "@api-ref/contract";
+import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
+import { refuseOtherMethods } from "../errors.ts";
+
+export const FRAMEWORK = "express-to-fastify";
+
+export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
+  const { services, metrics } = fastify;
+
+  fastify.get("/", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("Hello World!"));
+
+  fastify.get("/health", { schema: { response: { 200: Health } } }, async () => ({
+    status: "ok" as const,
+    timestamp: Date.now(),
+    framework: FRAMEWORK,
+  }));
+
+  fastify.get("/ready", { schema: { response: { 200: Ready } } }, async () => {
+    await services.ping();
+    return { status: "ok" as const };
+  });
+
+  fastify.post("/echo", { schema: { body: EchoBody, response: { 200: EchoResponse } } }, async (request) => ({
+    ...request.body,
+    txnId: randomUUID(),
+  }));
+
+  fastify.get("/metrics", async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
+
+  fastify.get("/openapi.json", async () => openApiDocument);
+
+  fastify.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsHtml));
+
+  for (const path of ["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"]) {
+    refuseOtherMethods(fastify, path);
+  }
+};
