@@ -9,6 +9,8 @@ import {
   ProblemError,
   problem,
   type RequestPart,
+  undecodable,
+  unmatched,
   validationProblem,
 } from "@api-ref/contract";
 import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
@@ -121,42 +123,16 @@ export function refuseOtherMethods(fastify: FastifyInstance, path: string) {
   });
 }
 
-/** The contract's path templates as patterns, for requests that never reach a route. */
-const templates = [...methodsByPath.keys()].map((template) => ({
-  template,
-  parameters: template
-    .split("/")
-    .filter((s) => s.startsWith(":"))
-    .map((s) => s.slice(1)),
-  pattern: new RegExp(
-    `^${template
-      .split("/")
-      .map((s) => (s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("/")}$`,
-  ),
-}));
-const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0] ?? "/";
-const templateOf = (path: string) => templates.find(({ pattern }) => pattern.test(path));
-
 /** 404, or 405 for a known path when the method is one Fastify does not route at all (e.g. PROPFIND). */
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  const path = pathOf(request);
-  const known = templateOf(path);
-  if (known) return sendProblem(reply, methodNotAllowed(request.method, known.template));
-  return sendProblem(reply, problem("notFound", `Nothing lives at ${path}.`));
+  return sendProblem(reply, unmatched(request.method, request.url).problem);
 }
 
 /**
- * `frameworkErrors`: a path parameter that is not valid percent-encoding (`/users/%zz`) fails in the router,
- * before any route or hook. It is a path id that is not a UUID: the contract's 400 on `params.<name>`.
+ * `frameworkErrors`: a path that is not valid percent-encoding (`/users/%zz`) fails in the router, before any
+ * route or hook; the contract's route table decides (405, 400 on the parameter, or 404).
  */
 export function badUrlHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header("x-request-id", request.id);
-  const path = pathOf(request);
-  const known = templateOf(path);
-  if (!known || known.parameters.length === 0) {
-    return sendProblem(reply, problem("notFound", `Nothing lives at ${path}.`));
-  }
-  const errors = known.parameters.map((name) => ({ path: `params.${name}`, message: "is not valid percent-encoding" }));
-  return sendProblem(reply, new ProblemError("validation", "The request params is not valid.", { errors }));
+  return sendProblem(reply, undecodable(request.method, request.url).problem);
 }

@@ -87,6 +87,16 @@ export const implementations: readonly Implementation[] = [
     dir: "apps/hapi",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
+  {
+    name: "fastapi",
+    framework: "fastapi",
+    variant: "default",
+    language: "python",
+    dir: "apps/fastapi",
+    // apps/fastapi/scripts/setup.sh creates the venv and runs this export too.
+    build: { command: process.execPath, args: ["scripts/export-contract.ts"] },
+    start: { command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`, args: ["-m", "app.server"] },
+  },
 ];
 
 /** Resolves `--impl a,b` against the list; throws a message naming the known ones on a typo. */

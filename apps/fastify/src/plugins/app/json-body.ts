@@ -2,7 +2,7 @@
 // syntax (400 malformed-json), then schema validation. Fastify's default parsers are replaced: its JSON parser
 // cannot tell prototype-poisoning keys from other errors the way the contract wants, matches neither
 // `application/*+json` nor a charset, and its text/plain parser would hand a string to validation.
-import { isJsonContentType, parseJson, unsupportedMediaType } from "@api-ref/core";
+import { isJsonBody, parseJson, unsupportedMediaType } from "@api-ref/core";
 import type { FastifyRequest, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
 
@@ -12,9 +12,12 @@ const hasBody = (headers: FastifyRequest["headers"]) =>
 /** Routes that read a body are those with a body schema; every other route ignores whatever it is sent. */
 const readsBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined;
 
-/** 415 before a byte is read: Fastify would otherwise read up to the limit first (and answer 413). */
+/**
+ * 415 before a byte is read (Fastify would otherwise read up to the limit first and answer 413), for other media
+ * types and for content-encoded bodies, which the contract never decodes.
+ */
 const refuseOtherMediaTypes: preParsingHookHandler = (request, _reply, payload, done) => {
-  if (hasBody(request.headers) && !isJsonContentType(request.headers["content-type"])) {
+  if (hasBody(request.headers) && !isJsonBody(request.headers)) {
     return done(unsupportedMediaType());
   }
   done(null, payload);
