@@ -15,9 +15,9 @@ from starlette.requests import Request
 from .problems import malformed_json, payload_too_large, prototype_poisoning, unsupported_media_type
 
 BODY_LIMIT_BYTES = 1024 * 1024
-# JSON.parse takes any depth; Python's parser and encoder recurse, within the recursion limit (1,000 by default).
-# 5,000 levels fit comfortably on the C stack; deeper bodies are answered as malformed JSON.
-MAX_JSON_DEPTH = 5000
+# The contract accepts 1,000 levels of arrays/objects and answers deeper bodies as malformed JSON. Python's parser
+# and encoder recurse, so the recursion limit (1,000 by default) is raised to leave room above that depth.
+MAX_JSON_DEPTH = 1000
 sys.setrecursionlimit(max(sys.getrecursionlimit(), MAX_JSON_DEPTH + 500))
 # A client's own `x-request-id` is kept when it is 1–128 characters of [A-Za-z0-9._-].
 REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
@@ -123,6 +123,32 @@ def _poisoned(value: Any) -> bool:
     return False
 
 
+def json_text_too_deep(text: str) -> bool:
+    """True when the JSON text nests arrays/objects deeper than MAX_JSON_DEPTH (brackets in strings ignored)."""
+    if len(text) <= 2 * MAX_JSON_DEPTH:
+        return False
+    depth = 0
+    in_string = False
+    escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
 def parse_json(text: str) -> Any:
     """JSON.parse that refuses `__proto__` and `constructor.prototype` keys anywhere (a 400 either way).
 
@@ -130,6 +156,8 @@ def parse_json(text: str) -> Any:
     numbers come out as JavaScript would hold them."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    if json_text_too_deep(text):
+        raise malformed_json()
     try:
         value = json.loads(text, parse_float=js_number, parse_int=js_int, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):

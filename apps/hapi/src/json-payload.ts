@@ -1,7 +1,9 @@
-import type { ProblemError } from "@api-ref/contract";
+import { type ProblemError, problem } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
   isJsonBody,
+  jsonValueTooDeep,
+  MAX_JSON_DEPTH,
   malformedJson,
   payloadTooLarge,
   prototypePoisoning,
@@ -27,6 +29,9 @@ const requireJson: Lifecycle.Method = (request, h) => {
 
 /** Hapi's parser (bourne) refuses `__proto__` keys; the contract refuses `constructor.prototype` too. */
 const refuseConstructorPrototype: Lifecycle.Method = (request, h) => {
+  // Hapi parsed the body itself, so the contract's depth limit is checked on the value.
+  if (jsonValueTooDeep(request.payload))
+    throw problem("malformedJson", `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     if (request.payload && typeof request.payload === "object") {
       secureJson.scan(request.payload, { protoAction: "error", constructorAction: "error" });

@@ -608,6 +608,26 @@ describe.each(targets)("$name", (target) => {
     });
   });
 
+  describe("deeply nested bodies", () => {
+    const nested = (depth: number) => `{"a":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+
+    it("echoes a body nested 1,000 levels deep", async () => {
+      const res = await api().post("/echo").set("content-type", "application/json").send(nested(1000));
+      expect(res.status).toBe(200);
+    });
+
+    it("answers a body nested 1,001 levels deep as malformed JSON, not a 5xx", async () => {
+      expectProblem(
+        await api().post("/echo").set("content-type", "application/json").send(nested(1001)),
+        "malformedJson",
+      );
+      expectProblem(
+        await api().post("/users").set("content-type", "application/json").send(nested(20_000)),
+        "malformedJson",
+      );
+    });
+  });
+
   describe("content-encoded bodies", () => {
     it.each(["gzip", "deflate", "br", "compress", "GZIP"])(
       "a body sent with content-encoding: %s is a 415 (request bodies are never decoded)",

@@ -37,8 +37,44 @@ export const prototypePoisoning = () =>
     errors: [{ path: "body", message: "must not contain __proto__ or constructor.prototype keys" }],
   });
 
+/** The deepest nesting of arrays and objects a body may have; deeper is a 400 (JSON.stringify would overflow). */
+export const MAX_JSON_DEPTH = 1000;
+
+/** True when the JSON text nests arrays/objects deeper than MAX_JSON_DEPTH (brackets inside strings ignored). */
+export function jsonTextTooDeep(text: string): boolean {
+  // Each level costs at least two characters, so short texts cannot be too deep: most bodies skip the scan.
+  if (text.length <= 2 * MAX_JSON_DEPTH) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return false;
+}
+
+/** The same limit on an already parsed value (for frameworks that parse bodies themselves); iterative. */
+export function jsonValueTooDeep(value: unknown): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== "object") continue;
+    if (depth + 1 > MAX_JSON_DEPTH) return true;
+    for (const child of Object.values(node))
+      if (child !== null && typeof child === "object") pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** JSON.parse that refuses `__proto__` and `constructor.prototype` keys anywhere (400 either way). */
 export function parseJson(text: string): unknown {
+  if (jsonTextTooDeep(text)) throw problem("malformedJson", `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
   } catch (error) {
