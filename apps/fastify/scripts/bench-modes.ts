@@ -1,20 +1,21 @@
 // A small, local comparison of the two modes with Express, in one run (the repository's bench/ is the real
-// benchmark): start-up time and requests/s on GET /products/:id and GET /orders?include=user,product.
+// benchmark): start-up time, and requests/s and server CPU time per request on GET /products/:id and
+// GET /orders?include=user,product.
 //
-//   taskset -c 0 node scripts/bench-modes.ts [--rounds 3] [--seconds 10] [--connections 50]
+//   taskset -c 0 node scripts/bench-modes.ts [--cycles 10] [--burst 2] [--connections 50] [--startups 3]
 //
 // Each implementation runs as in production (own process, NODE_ENV=production, LOG_LEVEL=silent, the same
 // DB_POOL_SIZE) on its own copy of the seeded database, pinned to CPU 1 when `taskset` exists, while autocannon
-// runs here (pin this process to CPU 0). Rounds rotate the order of the implementations; medians are reported.
-// Besides requests/s it reports the server's own CPU time per request (from /proc/<pid>/stat), which says what
-// a request costs even when other processes share the machine and requests/s says little.
+// runs here (pin this process to CPU 0). All three run at once and take turns: each cycle gives every one a short
+// burst, in rotating order, so that whatever else the machine is doing falls on all of them alike. The server's
+// own CPU time per request (from /proc/<pid>/stat) says what a request costs even when requests/s says little.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { OrderList, Product } from "@api-ref/contract";
 import type { Implementation } from "@api-ref/contract/implementations";
-import { launch } from "@api-ref/contract/launcher";
+import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { fixtureProducts } from "@api-ref/db/fixtures";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import autocannon from "autocannon";
@@ -22,17 +23,19 @@ import type { z } from "zod";
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: "string", default: "3" },
-    seconds: { type: "string", default: "10" },
+    cycles: { type: "string", default: "10" },
+    burst: { type: "string", default: "2" },
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
+    startups: { type: "string", default: "3" },
     "pool-size": { type: "string", default: "10" },
   },
 });
-const rounds = Number(values.rounds);
-const seconds = Number(values.seconds);
+const cycles = Number(values.cycles);
+const burst = Number(values.burst);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
+const startups = Number(values.startups);
 
 const hasTaskset = (() => {
   try {
@@ -73,71 +76,32 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-async function hammer(url: string, duration: number, pid: number) {
-  const cpuBefore = cpuSeconds(pid);
-  const result = await autocannon({ url, connections, pipelining: 1, duration });
-  const cpuUs = ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total;
-  return { rps: result.requests.average, cpuUs, non2xx: result.non2xx, errors: result.errors };
+async function hammer(app: RunningImplementation, path: string, duration: number) {
+  const cpuBefore = cpuSeconds(app.pid);
+  const started = performance.now();
+  const result = await autocannon({ url: app.url + path, connections, pipelining: 1, duration });
+  if (result.non2xx || result.errors) {
+    throw new Error(`${app.impl.name} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  }
+  return {
+    requests: result.requests.total,
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: cpuSeconds(app.pid) - cpuBefore,
+  };
 }
 
-const server = await provisionPostgres();
-interface Measured {
-  startupMs: number[];
-  rps: Map<string, number[]>;
-  cpuUs: Map<string, number[]>;
-}
-const results = new Map<string, Measured>();
-try {
-  const template = await prepareTemplate(server, { name: "bench_modes_template" });
-  for (let round = 0; round < rounds; round++) {
-    const order = implementations.map(
-      (_, i) => implementations[(i + round) % implementations.length] as Implementation,
-    );
-    for (const implementation of order) {
-      const databaseUrl = await server.createDatabase(
-        `bench_modes_${round}_${implementation.name.replace(/\W/g, "_")}`,
-        {
-          template: template.name,
-        },
-      );
-      const app = await launch(implementation, {
-        databaseUrl,
-        jwtSecret: "bench-modes-secret-0123456789",
-        env: { DB_POOL_SIZE: values["pool-size"] },
-      });
-      const entry: Measured = results.get(implementation.name) ?? { startupMs: [], rps: new Map(), cpuUs: new Map() };
-      results.set(implementation.name, entry);
-      entry.startupMs.push(app.startupMs);
-      try {
-        for (const scenario of scenarios) {
-          const res = await fetch(app.url + scenario.path);
-          const body = await res.json();
-          if (res.status !== 200 || !scenario.schema.safeParse(body).success) {
-            throw new Error(
-              `${implementation.name} ${scenario.name}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
-            );
-          }
-          await hammer(app.url + scenario.path, warmup, app.pid);
-          const measured = await hammer(app.url + scenario.path, seconds, app.pid);
-          if (measured.non2xx || measured.errors) {
-            throw new Error(
-              `${implementation.name} ${scenario.name}: ${measured.non2xx} non-2xx, ${measured.errors} errors`,
-            );
-          }
-          entry.rps.set(scenario.name, [...(entry.rps.get(scenario.name) ?? []), measured.rps]);
-          entry.cpuUs.set(scenario.name, [...(entry.cpuUs.get(scenario.name) ?? []), measured.cpuUs]);
-          process.stderr.write(
-            `round ${round + 1}: ${implementation.name} ${scenario.name} ${Math.round(measured.rps)} req/s, ` +
-              `${Math.round(measured.cpuUs)} µs CPU/req\n`,
-          );
-        }
-      } finally {
-        await app.stop();
-      }
-    }
+/** The right answer first (a first connection can time out on a busy machine: a few tries). */
+async function verify(app: RunningImplementation, path: string, schema: z.ZodType) {
+  let res = await fetch(app.url + path);
+  for (let attempt = 1; res.status === 503 && attempt < 5; attempt++) {
+    await res.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    res = await fetch(app.url + path);
   }
-} finally {
-  await server.stop();
+  const body = await res.json();
+  if (res.status !== 200 || !schema.safeParse(body).success) {
+    throw new Error(`${app.impl.name} ${path}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
 }
 
 const median = (xs: number[]) => {
@@ -145,31 +109,93 @@ const median = (xs: number[]) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
-const spread = (xs: number[]) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
-const express = results.get("express");
+const range = (xs: number[], digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+
+const server = await provisionPostgres();
+const running: RunningImplementation[] = [];
+const startupMs = new Map<string, number[]>();
+/** Per implementation and scenario: every burst's requests, seconds and CPU seconds. */
+const bursts = new Map<string, Array<{ requests: number; seconds: number; cpuSeconds: number }>>();
+const key = (name: string, scenario: string) => `${name} ${scenario}`;
+try {
+  const template = await prepareTemplate(server, { name: "bench_modes_template" });
+  const databases = new Map<string, string>();
+  for (const implementation of implementations) {
+    const name = `bench_modes_${implementation.name.replace(/\W/g, "_")}`;
+    databases.set(implementation.name, await server.createDatabase(name, { template: template.name }));
+  }
+  const start = (implementation: Implementation) =>
+    launch(implementation, {
+      databaseUrl: databases.get(implementation.name) as string,
+      jwtSecret: "bench-modes-secret-0123456789",
+      env: { DB_POOL_SIZE: values["pool-size"] },
+    });
+
+  // Start-up: spawn to first healthy /health, a few times each, in rotating order.
+  for (let i = 0; i < startups; i++) {
+    for (let j = 0; j < implementations.length; j++) {
+      const implementation = implementations[(i + j) % implementations.length] as Implementation;
+      const app = await start(implementation);
+      startupMs.set(implementation.name, [...(startupMs.get(implementation.name) ?? []), app.startupMs]);
+      await app.stop();
+    }
+  }
+
+  for (const implementation of implementations) running.push(await start(implementation));
+  for (const scenario of scenarios) {
+    for (const app of running) {
+      await verify(app, scenario.path, scenario.schema);
+      await hammer(app, scenario.path, warmup);
+    }
+    for (let cycle = 0; cycle < cycles; cycle++) {
+      for (let j = 0; j < running.length; j++) {
+        const app = running[(cycle + j) % running.length] as RunningImplementation;
+        const measured = await hammer(app, scenario.path, burst);
+        const k = key(app.impl.name, scenario.name);
+        bursts.set(k, [...(bursts.get(k) ?? []), measured]);
+      }
+      process.stderr.write(`${scenario.name}: cycle ${cycle + 1}/${cycles}\n`);
+    }
+  }
+} finally {
+  await Promise.allSettled(running.map((app) => app.stop()));
+  await server.stop();
+}
+
+const rpsOf = (name: string, scenario: string) => {
+  const b = bursts.get(key(name, scenario)) ?? [];
+  return {
+    rps: b.reduce((s, x) => s + x.requests, 0) / b.reduce((s, x) => s + x.seconds, 0),
+    perBurst: b.map((x) => x.requests / x.seconds),
+    cpuUs: (b.reduce((s, x) => s + x.cpuSeconds, 0) * 1e6) / b.reduce((s, x) => s + x.requests, 0),
+  };
+};
 const lines = [
-  `| implementation | start-up (ms) | ${scenarios.map((s) => `${s.name}: req/s | CPU µs/req`).join(" | ")} |`,
+  `| implementation | start-up ms | ${scenarios.map((s) => `${s.name}: req/s | CPU µs/req`).join(" | ")} |`,
   `|---|---|${scenarios.map(() => "---|---").join("|")}|`,
 ];
-for (const [name, entry] of results) {
+for (const implementation of implementations) {
+  const starts = startupMs.get(implementation.name) ?? [];
   const cells = scenarios.map((s) => {
-    const rps = entry.rps.get(s.name) ?? [];
-    const cpu = entry.cpuUs.get(s.name) ?? [];
-    const rpsRatio = median(rps) / median(express?.rps.get(s.name) ?? rps);
-    const cpuRatio = median(cpu) / median(express?.cpuUs.get(s.name) ?? cpu);
-    return `${Math.round(median(rps))} (${spread(rps)}) ${rpsRatio.toFixed(2)}× | ${Math.round(median(cpu))} (${spread(cpu)}) ${cpuRatio.toFixed(2)}×`;
+    const mine = rpsOf(implementation.name, s.name);
+    const express = rpsOf("express", s.name);
+    return (
+      `${Math.round(mine.rps)} (${(mine.rps / express.rps).toFixed(2)}×; bursts ${range(mine.perBurst)}) | ` +
+      `${Math.round(mine.cpuUs)} (${(mine.cpuUs / express.cpuUs).toFixed(2)}×)`
+    );
   });
-  lines.push(
-    `| ${name} | ${Math.round(median(entry.startupMs))} (${spread(entry.startupMs)}) | ${cells.join(" | ")} |`,
-  );
+  lines.push(`| ${implementation.name} | ${Math.round(median(starts))} (${range(starts)}) | ${cells.join(" | ")} |`);
 }
 console.log(
   [
-    `${rounds} rounds × ${seconds} s, ${connections} connections, no pipelining, DB_POOL_SIZE=${values["pool-size"]}, medians (min–max)`,
-    `${os.cpus()[0]?.model} × ${os.cpus().length}, Node ${process.version}, ${hasTaskset ? "server on CPU 1, load generator on CPU 0" : "no CPU pinning"}, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
+    `${cycles} cycles × ${burst} s bursts per implementation and route (after ${warmup} s of warm-up), ` +
+      `${connections} connections, no pipelining, DB_POOL_SIZE=${values["pool-size"]}; start-up: median of ${startups}`,
+    `${os.cpus()[0]?.model} × ${os.cpus().length}, Node ${process.version}, ` +
+      `${hasTaskset ? "servers on CPU 1, load generator on CPU 0" : "no CPU pinning"}, ` +
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}, ${new Date().toISOString().slice(0, 10)}`,
     "",
     ...lines,
   ].join("\n"),

@@ -1,5 +1,7 @@
 // Prometheus metrics (the shared prom-client registry of @api-ref/core), labelled with the route template
-// Fastify matched (`request.routeOptions.url`), never the raw path; `unmatched` for a 404.
+// Fastify matched (`request.routeOptions.url`), never the raw path. Requests no route took are `unmatched`, except a
+// 405 from the not-found handler (a method Fastify does not route, on a known path): its path's template.
+import { unmatched } from "@api-ref/contract";
 import { createHttpMetrics, type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/core";
 import fp from "fastify-plugin";
 
@@ -14,7 +16,10 @@ export default fp(
     const metrics = createHttpMetrics("fastify");
     fastify.decorate("metrics", metrics);
     fastify.addHook("onResponse", (request, reply, done) => {
-      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+      const route =
+        request.routeOptions.url ??
+        (reply.statusCode === 405 ? unmatched(request.method, request.url).template : undefined) ??
+        UNMATCHED_ROUTE;
       metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
