@@ -172,7 +172,6 @@ export const ListOrdersQuery = z.strictObject({
   include: Include.optional(),
 });
 export const GetOrderQuery = z.strictObject({ include: Include.optional() });
-export const EmptyQuery = z.strictObject({});
 
 // ---- lists, misc --------------------------------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ export function authService(prisma: PrismaClient, jwtSecret: string) {
         .catch(translate);
       const valid = await verifyPassword(password, user?.passwordHash);
       if (!user || !valid) throw unauthorized("The e-mail address or the password is wrong.");
-      return { token: await issueToken(user.id), tokenType: "Bearer" as const, expiresIn: TOKEN_TTL_SECONDS };
+      return { token: await issueToken(user.id), tokenType: "Bearer", expiresIn: TOKEN_TTL_SECONDS } as const;
     },
 
     async me(authorization: string | undefined) {
