@@ -2,11 +2,13 @@
 // and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options.
 import { join } from "node:path";
 import { REPO_ROOT } from "@api-ref/contract/implementations";
-import { parseOptions, USAGE, UsageError } from "./options.ts";
+import { fitToBudget, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
 import { runBench } from "./run.ts";
+import { scenarios } from "./scenarios.ts";
+import { baselineFor } from "./targets.ts";
 
 let options: ReturnType<typeof parseOptions>;
 try {
@@ -21,6 +23,18 @@ if (options === "help") {
   process.exit(0);
 }
 
+{
+  // Every implementation on every scenario, plus each scenario's baseline, at each connection count and repeat.
+  const cells = options.scenarios.length * (options.impls.length + 1) * options.connections.length * options.repeats;
+  const baselines = new Set(options.scenarios.map((s) => baselineFor(scenarios[s].kind).name)).size;
+  const fitted = fitToBudget(options, options.impls.length + baselines, cells);
+  if (fitted.durationS !== options.durationS) {
+    process.stderr.write(
+      `bench: ${cells} cells would not fit the ${options.budgetMinutes}-minute budget at ${options.warmupS} s + ${options.durationS} s each; using ${fitted.warmupS} s + ${fitted.durationS} s (--duration 5 --warmup 2 for the long cells, --budget to change it)\n`,
+    );
+  }
+  options = fitted;
+}
 const started = performance.now();
 const progress = new Progress();
 const log = (message: string) => progress.log(message);

@@ -14,6 +14,8 @@ export interface BenchOptions {
   connections: number[];
   durationS: number;
   warmupS: number;
+  /** The default run's time budget in minutes; per-cell times shrink (never below 1 s) to fit it. */
+  budgetMinutes: number | undefined;
   repeats: number;
   /** Fixed-rate mode (requests per second), or undefined for as-fast-as-possible. */
   rate: number | undefined;
@@ -30,13 +32,41 @@ export interface BenchOptions {
 
 export class UsageError extends Error {}
 
+export const DEFAULT_BUDGET_MINUTES = 15;
+/** What a run costs besides its cells: provisioning and seeding, and per target a build, start and verification. */
+const FIXED_SECONDS = 20;
+const PER_TARGET_SECONDS = 6;
+/** Per cell besides warm-up and measurement (drain, restock, settling). */
+const PER_CELL_SECONDS = 0.5;
+
+/**
+ * Fits warm-up and measured time into the budget when they were not given: full 2 s + 5 s while the run fits,
+ * else both shrink in the same proportion, never below 0.5 s of warm-up and 1 s of measurement. With every
+ * implementation registered a default run stays near its budget; `--duration 5` asks for the long cells anyway.
+ */
+export function fitToBudget(options: BenchOptions, targets: number, cells: number): BenchOptions {
+  if (options.budgetMinutes === undefined || cells === 0) return options;
+  const perCell =
+    (options.budgetMinutes * 60 - FIXED_SECONDS - PER_TARGET_SECONDS * targets) / cells - PER_CELL_SECONDS;
+  const full = options.warmupS + options.durationS;
+  if (perCell >= full) return options;
+  const scale = Math.max(0, perCell) / full;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    ...options,
+    warmupS: round(Math.max(0.5, options.warmupS * scale)),
+    durationS: round(Math.max(1, options.durationS * scale)),
+  };
+}
+
 export const USAGE = `usage: pnpm bench [options]
 
   --impl NAME[,NAME...]      implementations to measure (default: every registered one: ${implementations.map((i) => i.name).join(", ")})
   --scenario NAME[,NAME...]  scenarios (default: all): ${SCENARIO_NAMES.join(", ")}
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
-  --duration S               measured seconds per cell (default 5; smoke 1, 3 for auth-login)
-  --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
+  --duration S               measured seconds per cell (default 5, shortened to fit --budget; smoke 1, 3 for auth-login)
+  --warmup S                 warm-up seconds before each measured run (default 2, shortened to fit --budget; smoke 0)
+  --budget MIN               time budget of a run without --duration/--warmup (default 15 minutes)
   --repeats N                runs of each cell, implementations interleaved (default 3; smoke 1)
   --rate R                   fixed rate in requests/s: latency without coordinated omission, instead of max throughput
   --pipelining N             requests in flight per connection (default 1; not with --rate or crud-mix)
@@ -76,6 +106,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
         connections: { type: "string" },
         duration: { type: "string" },
         warmup: { type: "string" },
+        budget: { type: "string" },
         repeats: { type: "string" },
         rate: { type: "string" },
         pipelining: { type: "string" },
@@ -147,6 +178,16 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     : smoke
       ? 0
       : 2;
+  const budgetArg = str("budget");
+  if (budgetArg !== undefined && (durationArg || warmupArg || smoke)) {
+    throw new UsageError("--budget applies to runs without --duration, --warmup and --smoke");
+  }
+  const budgetMinutes =
+    durationArg || warmupArg || smoke
+      ? undefined
+      : budgetArg
+        ? number("budget", budgetArg, (n) => n >= 1 && n <= 1440, "a number of minutes from 1 to 1440")
+        : DEFAULT_BUDGET_MINUTES;
   const repeatsArg = str("repeats");
   const repeats = repeatsArg
     ? number("repeats", repeatsArg, (n) => Number.isInteger(n) && n >= 1 && n <= 20, "an integer from 1 to 20")
@@ -214,6 +255,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     connections,
     durationS,
     warmupS,
+    budgetMinutes,
     repeats,
     rate,
     pipelining,

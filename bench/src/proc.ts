@@ -103,25 +103,38 @@ export function resetPeakRss(pids: readonly number[]): boolean {
   return ok;
 }
 
+/** CPU ticks per process of a tree, at one moment. */
+function treeTicks(rootPid: number): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const pid of processTree(rootPid)) {
+    const stat = readStat(pid);
+    if (stat) ticks.set(pid, stat.ticks);
+  }
+  return ticks;
+}
+
 /**
- * Samples a process tree while a cell runs: CPU seconds between start() and stop(), and the peak RSS (the
- * larger of the sampled maximum and the kernel's high-water mark, when it could be reset at start).
+ * Samples a process tree while a cell runs: CPU seconds between start() and stop() (per process, so that a
+ * process that ends or starts in between — a database backend, a worker — cannot make the sum go backwards),
+ * and the peak RSS (the larger of the sampled maximum and the kernel's high-water mark, reset at start).
  */
 export class ServerSampler {
-  private pids: number[];
-  private cpuStart = Number.NaN;
+  private readonly rootPid: number;
+  private pids: number[] = [];
+  private ticksStart = new Map<number, number>();
   private wallStart = 0;
   private peak = Number.NaN;
   private hwmReset = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(rootPid: number) {
-    this.pids = processTree(rootPid);
+    this.rootPid = rootPid;
   }
 
   start() {
+    this.pids = processTree(this.rootPid);
     this.hwmReset = resetPeakRss(this.pids);
-    this.cpuStart = cpuSeconds(this.pids);
+    this.ticksStart = treeTicks(this.rootPid);
     this.wallStart = performance.now();
     this.peak = rssBytes(this.pids);
     this.timer = setInterval(() => {
@@ -132,7 +145,10 @@ export class ServerSampler {
 
   stop(): { cpuCores: number; cpuSeconds: number; peakRssBytes: number } {
     clearInterval(this.timer);
-    const cpu = cpuSeconds(this.pids) - this.cpuStart;
+    const ticksEnd = treeTicks(this.rootPid);
+    let ticks = 0;
+    for (const [pid, end] of ticksEnd) ticks += end - (this.ticksStart.get(pid) ?? 0);
+    const cpu = ticksEnd.size > 0 ? ticks / ticksPerSecond() : Number.NaN;
     const wall = (performance.now() - this.wallStart) / 1000;
     const sampledPeak = Math.max(this.peak, rssBytes(this.pids));
     const peak = this.hwmReset ? Math.max(sampledPeak, peakRssBytes(this.pids)) : sampledPeak;

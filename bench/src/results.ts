@@ -40,6 +40,9 @@ export interface CellResult {
   target: string;
   /** Position in this repeat's order (implementations are interleaved and the order rotates per repeat). */
   position: number;
+  /** When the cell began, and how long it took in all (warm-up, drain and measurement included). */
+  startedAt?: string;
+  wallS?: number;
   outcome?: LoadOutcome;
   server?: { cpuCores: number; cpuSeconds: number; peakRssBytes: number; cpuMicrosPerRequest: number };
   loadGenerator?: { cpuCores: number; saturated: boolean };

@@ -140,19 +140,19 @@ async function postgresInfo(server: PostgresServer) {
  * where the database's CPU goes. Undefined for a container or a remote server (its pids are not ours).
  */
 export async function findLocalPostmaster(adminUrl: string): Promise<number | undefined> {
-  const backend = await withClient(
-    adminUrl,
-    async (c) => (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid,
-  );
-  if (!backend) return undefined;
-  try {
-    const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-    if (!comm(backend).startsWith("postgres")) return undefined;
-    const ppid = Number(readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-    return comm(ppid).startsWith("postgres") ? ppid : undefined;
-  } catch {
-    return undefined;
-  }
+  // Read /proc while the connection is open: its backend process ends with it.
+  return withClient(adminUrl, async (c) => {
+    const backend = (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+    if (!backend) return undefined;
+    try {
+      const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      if (!comm(backend).startsWith("postgres")) return undefined;
+      const ppid = Number(readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      return comm(ppid).startsWith("postgres") ? ppid : undefined;
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 function packageVersion(dir: string, name: string): string {
@@ -187,8 +187,8 @@ export interface ScenarioRunContext {
   /** PostgreSQL's postmaster, when local: its CPU per cell is recorded too. */
   postmaster?: number;
   io: RunIo;
-  /** Cells done and planned in the whole run, for the progress line. */
-  counter: { cell: number; total: number };
+  /** Cells done and planned in the whole run, and the seconds the measured ones took, for the progress line. */
+  counter: { cell: number; total: number; measured?: number; seconds?: number };
   /** A server's recent output, shown when its verification fails. */
   output?: (target: string) => string;
 }
@@ -240,10 +240,20 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
           repeat,
           repeats: options.repeats,
           phase: "starting",
-          secondsLeft: (counter.total - counter.cell + 1) * cellSeconds,
+          secondsLeft:
+            (counter.total - counter.cell + 1) *
+            (counter.measured && counter.measured >= 3 ? (counter.seconds ?? 0) / counter.measured : cellSeconds),
         };
         io.progress.update(state);
-        const cell: CellResult = { scenario: name, connections, repeat, target: target.name, position: position + 1 };
+        const cellStarted = performance.now();
+        const cell: CellResult = {
+          scenario: name,
+          connections,
+          repeat,
+          target: target.name,
+          position: position + 1,
+          startedAt: new Date().toISOString(),
+        };
         cells.push(cell);
         if (target.process.exitCode !== null || target.process.signalCode !== null || !target.process.pid) {
           cell.failure = `the server exited (${target.process.exitCode ?? target.process.signalCode})`;
@@ -319,7 +329,12 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
         state.phase = cell.failure
           ? `FAILED: ${cell.failure}`
           : `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`;
-        state.secondsLeft = (counter.total - counter.cell) * cellSeconds;
+        cell.wallS = (performance.now() - cellStarted) / 1000;
+        counter.measured = (counter.measured ?? 0) + 1;
+        counter.seconds = (counter.seconds ?? 0) + cell.wallS;
+        // Time left: what the cells so far really took on this machine, once there are a few to go by.
+        const perCell = counter.measured >= 3 ? counter.seconds / counter.measured : cellSeconds;
+        state.secondsLeft = (counter.total - counter.cell) * perCell;
         io.progress.update(state, true);
       }
     }
@@ -476,6 +491,7 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
         connections: options.connections,
         durationS: options.durationS,
         warmupS: options.warmupS,
+        budgetMinutes: options.budgetMinutes ?? null,
         repeats: options.repeats,
         rate: options.rate ?? null,
         pipelining: options.pipelining,

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { implementations } from "@api-ref/contract/implementations";
 import { describe, expect, it } from "vitest";
-import { type BenchOptions, parseOptions, UsageError } from "../src/options.ts";
+import { type BenchOptions, fitToBudget, parseOptions, UsageError } from "../src/options.ts";
 import { SCENARIO_NAMES } from "../src/scenarios.ts";
 
 const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
@@ -77,6 +77,21 @@ describe("options", () => {
   ])("refuses %j", (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);
     expect(() => parseOptions(argv)).toThrow(message);
+  });
+
+  it("fits a default run into its 15-minute budget, never below 1 s per cell", () => {
+    const o = parse();
+    expect(o.budgetMinutes).toBe(15);
+    // one implementation: 11 scenarios × 2 targets × 3 repeats = 66 cells fit at 2 s + 5 s
+    expect(fitToBudget(o, 3, 66)).toMatchObject({ warmupS: 2, durationS: 5 });
+    // nine: 330 cells; (900 s − 20 − 6 × 11) / 330 − 0.5 ≈ 1.97 s per cell, split 2:5
+    expect(fitToBudget(o, 11, 330)).toMatchObject({ warmupS: 0.6, durationS: 1.4 });
+    expect(fitToBudget(o, 50, 5000)).toMatchObject({ warmupS: 0.5, durationS: 1 });
+    // an explicit duration is taken as asked
+    const explicit = parse("--duration", "5");
+    expect(explicit.budgetMinutes).toBeUndefined();
+    expect(fitToBudget(explicit, 11, 330).durationS).toBe(5);
+    expect(() => parse("--budget", "10", "--duration", "3")).toThrow(/--budget applies to runs without --duration/);
   });
 
   it("the CLI prints the message and usage and exits 2 before starting anything", () => {
