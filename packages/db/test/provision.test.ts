@@ -142,6 +142,44 @@ describe("provider choice", () => {
   });
 });
 
+describe("stopping and starting the server (database outage tests)", () => {
+  it("stops an embedded server and brings it back on the same port with its data", async () => {
+    const server = await provisionPostgres({ env: NO_DOCKER, log: () => {} });
+    const port = Number(new URL(server.adminUrl).port);
+    const dataDir = String(await scalar(server.adminUrl, "SHOW data_directory"));
+    try {
+      const url = await server.createDatabase("outage_check");
+      await scalar(url, "CREATE TABLE kept (n int)");
+      await scalar(url, "INSERT INTO kept VALUES (42)");
+      // A session open across the stop is ended by the server, as in a real outage.
+      const session = new pg.Client({ connectionString: url });
+      await session.connect();
+      const ended = new Promise<{ code?: string }>((resolve) => session.on("error", resolve));
+      await server.stopServer?.();
+      expect((await ended).code).toBe("57P01"); // admin_shutdown: terminating connection due to administrator command
+      expect(await portOpen(port)).toBe(false);
+      await expect(scalar(url, "SELECT 1")).rejects.toMatchObject({ code: "ECONNREFUSED" });
+      await server.startServer?.();
+      expect(await scalar(url, "SELECT n FROM kept")).toBe(42);
+      expect(String(await scalar(server.adminUrl, "SHOW data_directory"))).toBe(dataDir);
+      // stop() after stopServer() still removes everything, with no process left to stop.
+      await server.stopServer?.();
+    } finally {
+      await server.stop();
+    }
+    expect(await portOpen(port)).toBe(false);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it("offers stopServer/startServer only where it can bring the same server back", async () => {
+    const server = await provisionPostgres({ env: { DATABASE_URL: inject("pgAdminUrl") }, log: () => {} });
+    expect(server.provider).toBe("env");
+    expect(server.stopServer).toBeUndefined();
+    expect(server.startServer).toBeUndefined();
+    await server.stop();
+  });
+});
+
 describe("process exit", () => {
   it("keeps a failing exit code after an embedded server ran (a red test run stays red)", async () => {
     const script = `

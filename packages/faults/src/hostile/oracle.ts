@@ -1,0 +1,230 @@
+// What the contract says a request must get, decided from the request as sent (method, path, query string,
+// headers, body bytes) and the contract's own route table and Zod schemas — never from how the request was
+// generated. The check order is the contract's: unknown path (404) → method (405) → content type (415) → size
+// (413) → JSON syntax (400 malformed-json) → params, query, body, headers (400 validation-error) → the route's
+// own outcomes (its success, and the state-dependent statuses the route table lists).
+//
+// Where the contract is silent, every reasonable answer is allowed and the reason is recorded (`lenient`): lone
+// UTF-16 surrogates or invalid UTF-8 in a body, a byte-order mark, malformed percent-encoding in a query.
+// (String lengths need no such allowance: Zod 4 counts code points, as JSON Schema does.)
+import { methodsByPath, PROBLEMS, type RouteSpec, routes } from "@api-ref/contract";
+import type { z } from "zod";
+import type { Exchange } from "../http.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** JSON nested deeper than this (arrays and objects) is malformed JSON; this deep is accepted. */
+export const MAX_JSON_DEPTH = 1000;
+
+export interface Expected {
+  /** Acceptable answers: a status, and for errors the problem `type` it must carry. */
+  answers: Array<{ status: number; type?: string }>;
+  /** The route template the request hit, when it hit one. */
+  template?: string;
+  /** Why more than the strict answer is allowed, when the contract is silent. */
+  lenient?: string;
+}
+
+const problemOf = (kind: keyof typeof PROBLEMS) => ({ status: PROBLEMS[kind].status, type: PROBLEMS[kind].type });
+const TYPE_BY_STATUS = new Map<number, string>([
+  [401, PROBLEMS.unauthorized.type],
+  [404, PROBLEMS.notFound.type],
+  [409, PROBLEMS.conflict.type],
+  [422, PROBLEMS.unprocessable.type],
+]);
+
+/** The route template a path matches (`/users/:id` for `/users/abc`), case-sensitive, no trailing slash. */
+export function matchTemplate(pathname: string): string | undefined {
+  const segments = pathname.split("/");
+  for (const template of methodsByPath.keys()) {
+    const parts = template.split("/");
+    if (parts.length !== segments.length) continue;
+    if (parts.every((p, i) => (p.startsWith(":") ? (segments[i] ?? "") !== "" : p === segments[i]))) return template;
+  }
+  return undefined;
+}
+
+/** True for the media types the contract treats as JSON: application/json and application/*+json, UTF-8 only. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [type = "", ...params] = value.split(";").map((p) => p.trim());
+  if (!/^application\/(json|[a-z0-9!#$&^_.-]+\+json)$/i.test(type)) return false;
+  for (const param of params) {
+    const [name = "", raw = ""] = param.split("=").map((p) => p.trim());
+    if (name.toLowerCase() === "charset" && raw.replace(/^"|"$/g, "").toLowerCase() !== "utf-8") return false;
+  }
+  return true;
+}
+
+/** True when a parsed JSON value has a `__proto__` key, or `constructor.prototype`, at any depth. */
+export function hasPrototypeKeys(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      stack.push(...v);
+      continue;
+    }
+    for (const [key, child] of Object.entries(v)) {
+      if (key === "__proto__") return true;
+      if (key === "constructor" && child !== null && typeof child === "object" && Object.hasOwn(child, "prototype"))
+        return true;
+      stack.push(child);
+    }
+  }
+  return false;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function someString(value: unknown, test: (s: string) => boolean): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (test(v)) return true;
+    } else if (v !== null && typeof v === "object") {
+      for (const [key, child] of Object.entries(v)) {
+        if (test(key)) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
+}
+
+const depthOf = (value: unknown): number => {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== "object") continue;
+    max = Math.max(max, d);
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+};
+
+/** Query pairs as the apps see them: each value decoded, a key given twice becomes an array. */
+export function parseQuery(search: string): { values: Record<string, string | string[]>; malformed: boolean } {
+  const values: Record<string, string | string[]> = Object.create(null);
+  let malformed = false;
+  if (search === "") return { values, malformed };
+  for (const pair of search.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const decode = (s: string) => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, " "));
+      } catch {
+        malformed = true;
+        return s;
+      }
+    };
+    const key = decode(eq < 0 ? pair : pair.slice(0, eq));
+    const value = decode(eq < 0 ? "" : pair.slice(eq + 1));
+    const previous = values[key];
+    values[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return { values, malformed };
+}
+
+const passes = (schema: z.ZodType | undefined, value: unknown) => !schema || schema.safeParse(value).success;
+
+/** Tokens the request generator minted as valid, by `authorization` header value. */
+export interface OracleContext {
+  validAuthorizations: ReadonlySet<string>;
+}
+
+export function expectedFor(exchange: Exchange, context: OracleContext): Expected {
+  // The raw path, as the apps route on it (no normalisation of dot segments or case).
+  const rawPath = exchange.path.split("?")[0] ?? "";
+  const rawSearch = exchange.path.includes("?") ? exchange.path.slice(exchange.path.indexOf("?") + 1) : "";
+  const template = matchTemplate(rawPath);
+  if (!template) return { answers: [problemOf("notFound")] };
+  const methods = methodsByPath.get(template) ?? [];
+  if (!methods.includes(exchange.method)) return { answers: [problemOf("methodNotAllowed")], template };
+  const route = routes.find((r) => r.path === template && r.method === exchange.method) as RouteSpec;
+  const headers = Object.fromEntries(Object.entries(exchange.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const lenient: string[] = [];
+  const extra: Array<{ status: number; type?: string }> = [];
+
+  let body: unknown;
+  if (route.body) {
+    const bytes =
+      exchange.body === undefined
+        ? Buffer.alloc(0)
+        : typeof exchange.body === "string"
+          ? Buffer.from(exchange.body, "utf8")
+          : exchange.body;
+    if (bytes.length > 0 && !isJsonContentType(headers["content-type"]))
+      return { answers: [problemOf("unsupportedMediaType")], template };
+    // Request bodies are never decompressed: any content-encoding but identity is a 415.
+    const encoding = headers["content-encoding"]?.trim().toLowerCase();
+    if (bytes.length > 0 && encoding !== undefined && encoding !== "identity")
+      return { answers: [problemOf("unsupportedMediaType")], template };
+    if (bytes.length > MAX_BODY_BYTES) return { answers: [problemOf("payloadTooLarge")], template };
+    if (bytes.length === 0) return { answers: [problemOf("validation")], template };
+    let text = bytes.toString("utf8");
+    if (!Buffer.from(text, "utf8").equals(bytes)) {
+      lenient.push("invalid UTF-8 in the body");
+      extra.push(problemOf("malformedJson"), problemOf("validation"));
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+      lenient.push("a byte-order mark before the JSON");
+      extra.push(problemOf("malformedJson"));
+      text = text.slice(1);
+    }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { answers: [problemOf("malformedJson"), ...extra], template, lenient: lenient.join("; ") || undefined };
+    }
+    // Deeper than MAX_JSON_DEPTH arrays/objects is malformed JSON by the contract (1,000 levels are accepted).
+    if (depthOf(body) > MAX_JSON_DEPTH)
+      return { answers: [problemOf("malformedJson"), ...extra], template, lenient: lenient.join("; ") || undefined };
+    if (body === null || typeof body !== "object" || Array.isArray(body) || hasPrototypeKeys(body))
+      return { answers: [problemOf("validation"), ...extra], template, lenient: lenient.join("; ") || undefined };
+    if (someString(body, (s) => LONE_SURROGATE.test(s))) {
+      lenient.push("a lone UTF-16 surrogate in a JSON string");
+      extra.push(problemOf("validation"));
+    }
+  }
+
+  const params: Record<string, string> = {};
+  if (route.params) {
+    const segments = rawPath.split("/");
+    template.split("/").forEach((part, i) => {
+      if (part.startsWith(":")) {
+        try {
+          params[part.slice(1)] = decodeURIComponent(segments[i] ?? "");
+        } catch {
+          // Undecodable percent-encoding in a parameter is a 400 on it (the contract's rule).
+          params[part.slice(1)] = "\u0000undecodable";
+        }
+      }
+    });
+  }
+  const query = parseQuery(rawSearch);
+  if (route.query && query.malformed) {
+    lenient.push("malformed percent-encoding in the query");
+    extra.push(problemOf("validation"));
+  }
+
+  const valid = (b: unknown) =>
+    passes(route.params, params) &&
+    passes(route.query, query.values) &&
+    (!route.body || passes(route.body, b)) &&
+    passes(route.headers, headers);
+  if (!valid(body))
+    return { answers: [problemOf("validation"), ...extra], template, lenient: lenient.join("; ") || undefined };
+
+  if (route.auth && !context.validAuthorizations.has(headers.authorization ?? ""))
+    return { answers: [problemOf("unauthorized"), ...extra], template, lenient: lenient.join("; ") || undefined };
+  const answers = [
+    { status: route.success.status },
+    ...(route.errors ?? []).map((status) => ({ status, type: TYPE_BY_STATUS.get(status) })),
+    ...extra,
+  ];
+  return { answers, template, lenient: lenient.join("; ") || undefined };
+}

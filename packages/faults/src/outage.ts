@@ -1,0 +1,294 @@
+// PostgreSQL stopped under load, then started again. While it is down: every request that needs it gets a 503
+// problem within a bound (no hang), /health stays 200, /ready turns 503, the process keeps running. Once it is
+// back: every route works again within a bound (the recovery time is measured), and afterwards each product's
+// stock is exactly its initial stock minus its new non-cancelled orders (no order without its stock decrement,
+// no decrement without its order).
+import { PROBLEMS } from "@api-ref/contract";
+import { fixtureProducts } from "@api-ref/db/fixtures";
+import type { FaultApp } from "./app.ts";
+import { sql } from "./app.ts";
+import { runRound } from "./every-route.ts";
+import { describeOutcome, durationMs, type Exchange, jsonOf, keepAliveAgent, type Outcome, send } from "./http.ts";
+import type { OutageFigures } from "./report/figures.ts";
+
+export interface OutageOptions {
+  /** POST `${controlUrl}/stop` and `/start` stop and start the suite's PostgreSQL server. */
+  controlUrl: string;
+  connections: number;
+  upMs: number;
+  downMs: number;
+  afterMs: number;
+  answerBoundMs: number;
+  recoveryBoundMs: number;
+}
+
+/** Run in the app's database before the app starts: what the stock ledger is checked against afterwards. */
+export const BASELINE_SQL = `
+  CREATE TABLE faults_baseline_products AS SELECT id, stock, price_cents FROM products;
+  CREATE TABLE faults_baseline_orders AS SELECT id FROM orders;`;
+
+/** Products whose stock is not initial stock minus the quantity of their new non-cancelled orders. */
+export const STOCK_LEDGER_SQL = `
+  SELECT p.id, b.stock AS initial, p.stock AS current,
+         COALESCE(SUM(o.quantity) FILTER (WHERE o.status <> 'cancelled'), 0)::int AS taken
+  FROM products p
+  JOIN faults_baseline_products b ON b.id = p.id
+  LEFT JOIN orders o ON o.product_id = p.id
+    AND NOT EXISTS (SELECT 1 FROM faults_baseline_orders bo WHERE bo.id = o.id)
+  GROUP BY p.id, b.stock, p.stock
+  HAVING b.stock - COALESCE(SUM(o.quantity) FILTER (WHERE o.status <> 'cancelled'), 0) <> p.stock`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0);
+};
+
+const isUnavailableProblem = (o: Outcome) => {
+  if (o.status !== 503 || !/^application\/problem\+json/i.test(o.headers["content-type"] ?? "")) return false;
+  const body = jsonOf(o) as { type?: unknown; status?: unknown } | undefined;
+  return body?.type === PROBLEMS.unavailable.type && body?.status === 503;
+};
+const isSuccess = (o: Outcome, ok: number[]) => o.error === undefined && ok.includes(o.status ?? 0);
+
+interface Sent {
+  kind: "order" | "read";
+  exchange: Exchange;
+  /** Statuses that are correct while the database is up. */
+  ok: number[];
+  outcome: Outcome;
+}
+
+export async function runOutage(
+  app: FaultApp,
+  options: OutageOptions,
+): Promise<{ figures: OutageFigures; violations: string[] }> {
+  const violations: string[] = [];
+  const db = app.databaseUrl;
+  const users = (await sql<{ id: string }>(db, "SELECT id FROM users ORDER BY id LIMIT 50")).map((r) => r.id);
+  // Orders go to products with stock to spare; the round orders from its own fixture product.
+  const roundProduct = fixtureProducts.unordered.id;
+  const products = (
+    await sql<{ id: string }>(db, "SELECT id FROM products WHERE stock >= 500 AND id <> $1 ORDER BY id LIMIT 30", [
+      roundProduct,
+    ])
+  ).map((r) => r.id);
+  const orders = (await sql<{ id: string }>(db, "SELECT id FROM orders ORDER BY id LIMIT 50")).map((r) => r.id);
+  const pick = <T>(items: T[], n: number) => items[n % items.length] as T;
+
+  let n = 0;
+  const nextExchange = (): Omit<Sent, "outcome"> => {
+    n++;
+    switch (n % 4) {
+      case 0:
+        return {
+          kind: "order",
+          ok: [201, 409],
+          exchange: {
+            method: "POST",
+            path: "/orders",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ userId: pick(users, n), productId: pick(products, n), quantity: 1 + (n % 3) }),
+          },
+        };
+      case 1:
+        return {
+          kind: "read",
+          ok: [200],
+          exchange: { method: "GET", path: `/orders/${pick(orders, n)}?include=product` },
+        };
+      case 2:
+        return {
+          kind: "read",
+          ok: [200],
+          exchange: { method: "GET", path: `/products?limit=20&page=${1 + (n % 50)}` },
+        };
+      default:
+        return { kind: "read", ok: [200], exchange: { method: "GET", path: `/users/${pick(users, n)}` } };
+    }
+  };
+
+  const timeoutMs = options.answerBoundMs * 3;
+  const agent = keepAliveAgent(options.connections);
+  const sent: Sent[] = [];
+  let stopLoad = false;
+  const worker = async () => {
+    while (!stopLoad) {
+      const next = nextExchange();
+      const outcome = await send(app.url, next.exchange, { agent, timeoutMs });
+      sent.push({ ...next, outcome });
+      // A quick 503 must not turn the load into a busy loop.
+      if (outcome.status === 503) await sleep(20);
+    }
+  };
+  const probes: Array<{ path: "/health" | "/ready"; outcome: Outcome }> = [];
+  const probeAgent = keepAliveAgent(1);
+  const prober = async () => {
+    while (!stopLoad) {
+      for (const path of ["/health", "/ready"] as const) {
+        probes.push({ path, outcome: await send(app.url, { method: "GET", path }, { agent: probeAgent, timeoutMs }) });
+      }
+      await sleep(100);
+    }
+  };
+  const control = async (action: "stop" | "start") => {
+    const outcome = await send(options.controlUrl, { method: "POST", path: `/${action}` }, { timeoutMs: 60_000 });
+    if (outcome.status !== 200) throw new Error(`could not ${action} PostgreSQL: ${outcome.error ?? outcome.text}`);
+  };
+
+  const running = [...Array.from({ length: options.connections }, worker), prober()];
+  await sleep(options.upMs);
+
+  // The outage.
+  const stopRequestedAt = performance.now();
+  await control("stop");
+  const downAt = performance.now();
+  await sleep(options.downMs);
+  const startRequestedAt = performance.now();
+  await control("start");
+  const upAt = performance.now();
+
+  // Recovery: rounds over every route until one passes completely.
+  let recoveredAt: number | null = null;
+  const deletedOrders: string[] = [];
+  let lastRoundFailures: string[] = [];
+  while (performance.now() - upAt < options.recoveryBoundMs + 10_000) {
+    const round = await runRound(app.url, roundProduct, { timeoutMs });
+    deletedOrders.push(...round.deletedOrders);
+    if (round.passed) {
+      recoveredAt = round.endedAt;
+      break;
+    }
+    lastRoundFailures = round.failures;
+    await sleep(50);
+  }
+  const recoveryMs = recoveredAt === null ? null : recoveredAt - upAt;
+  if (recoveryMs === null)
+    violations.push(
+      `routes still failing ${Math.round((options.recoveryBoundMs + 10_000) / 1000)} s after the database returned:\n  ${lastRoundFailures.slice(0, 5).join("\n  ")}`,
+    );
+  else if (recoveryMs > options.recoveryBoundMs)
+    violations.push(`every route worked again only ${Math.round(recoveryMs)} ms after the database returned`);
+
+  await sleep(options.afterMs);
+  stopLoad = true;
+  await Promise.all(running);
+  agent.destroy();
+  probeAgent.destroy();
+  const processExited = !app.alive();
+  if (processExited) {
+    const { code, signal } = await app.exited;
+    violations.push(`the process exited during the outage (exit code ${code}, signal ${signal})`);
+  }
+
+  // The load's answers, by when each request was sent.
+  const wrong: string[] = [];
+  const whileDown: Sent[] = [];
+  let failuresAfterRecovery = 0;
+  for (const s of sent) {
+    const o = s.outcome;
+    const d = durationMs(o);
+    const line = () =>
+      `${describeOutcome(s.exchange, o)} (sent ${Math.round(o.sentAt - stopRequestedAt)} ms after the stop)`;
+    if (o.endedAt > stopRequestedAt && o.sentAt < upAt && d > options.answerBoundMs)
+      wrong.push(`answered after ${Math.round(d)} ms, bound ${options.answerBoundMs} ms: ${line()}`);
+    if (o.endedAt < stopRequestedAt) {
+      if (!isSuccess(o, s.ok)) wrong.push(`before the outage: ${line()}`);
+    } else if (o.sentAt >= downAt && o.sentAt < startRequestedAt) {
+      whileDown.push(s);
+      // Sent while the database was down: a 503 problem, or a success if it waited into the database's return.
+      const lateSuccess = o.endedAt > startRequestedAt && isSuccess(o, s.ok);
+      if (!isUnavailableProblem(o) && !lateSuccess) wrong.push(`while down: ${line()}`);
+    } else if (recoveredAt !== null && o.sentAt > recoveredAt) {
+      if (!isSuccess(o, s.ok)) {
+        failuresAfterRecovery++;
+        wrong.push(`after recovery: ${line()}`);
+      }
+    } else if (!isUnavailableProblem(o) && !isSuccess(o, s.ok)) {
+      // In the transitions (stopping, starting, recovering): a success or a 503 problem, nothing else.
+      wrong.push(`in a transition: ${line()}`);
+    }
+  }
+  const answered503 = whileDown.filter((s) => isUnavailableProblem(s.outcome)).length;
+  if (whileDown.length === 0)
+    violations.push("no request was sent while the database was down: the check proves nothing");
+
+  let healthFailures = 0;
+  let readyNot503 = 0;
+  let readyWhileDown = 0;
+  for (const { path, outcome: o } of probes) {
+    if (path === "/health") {
+      if (o.status !== 200) {
+        healthFailures++;
+        wrong.push(`/health: ${describeOutcome({ method: "GET", path }, o)}`);
+      }
+    } else if (o.sentAt >= downAt && o.sentAt < startRequestedAt) {
+      readyWhileDown++;
+      if (!isUnavailableProblem(o)) {
+        readyNot503++;
+        wrong.push(`/ready while down: ${describeOutcome({ method: "GET", path }, o)}`);
+      }
+    } else if (recoveredAt !== null && o.sentAt > recoveredAt && o.status !== 200) {
+      wrong.push(`/ready after recovery: ${describeOutcome({ method: "GET", path }, o)}`);
+    }
+  }
+  if (wrong.length > 0) violations.push(`${wrong.length} wrong answer(s):\n  ${wrong.slice(0, 8).join("\n  ")}`);
+
+  // The data: every acknowledged order exists, and the stock ledger balances exactly.
+  const acknowledged = new Set(
+    sent
+      .filter((s) => s.kind === "order" && s.outcome.status === 201)
+      .map((s) => (jsonOf(s.outcome) as { id: string }).id),
+  );
+  const created = new Set(
+    (
+      await sql<{ id: string }>(
+        db,
+        "SELECT id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM faults_baseline_orders b WHERE b.id = o.id) AND product_id <> $1",
+        [roundProduct],
+      )
+    ).map((r) => r.id),
+  );
+  const missing = [...acknowledged].filter((id) => !created.has(id));
+  if (missing.length > 0)
+    violations.push(`${missing.length} order(s) answered 201 do not exist: ${missing.slice(0, 3).join(", ")}`);
+  const ledger = await sql(db, STOCK_LEDGER_SQL);
+  if (ledger.length > 0)
+    violations.push(
+      `stock does not match the orders for ${ledger.length} product(s): ${JSON.stringify(ledger.slice(0, 3))}`,
+    );
+  const badTotals = await sql(
+    db,
+    `SELECT o.id FROM orders o JOIN faults_baseline_products b ON b.id = o.product_id
+     WHERE NOT EXISTS (SELECT 1 FROM faults_baseline_orders bo WHERE bo.id = o.id)
+       AND (o.unit_price_cents <> b.price_cents OR o.total_cents <> o.unit_price_cents::bigint * o.quantity)`,
+  );
+  if (badTotals.length > 0) violations.push(`${badTotals.length} new order(s) with a wrong price or total`);
+
+  const answerTimes = whileDown.map((s) => durationMs(s.outcome));
+  return {
+    violations,
+    figures: {
+      fault: "db-outage",
+      downMs: Math.round(startRequestedAt - downAt),
+      whileDown: whileDown.length,
+      answered503,
+      wrongAnswers: wrong.length,
+      maxAnswerMs: Math.round(Math.max(0, ...answerTimes)),
+      medianAnswerMs: Math.round(median(answerTimes)),
+      answerBoundMs: options.answerBoundMs,
+      healthProbes: probes.filter((p) => p.path === "/health").length,
+      healthFailures,
+      readyProbes: readyWhileDown,
+      readyNot503,
+      recoveryMs: recoveryMs === null ? null : Math.round(recoveryMs),
+      recoveryBoundMs: options.recoveryBoundMs,
+      failuresAfterRecovery,
+      ordersAcknowledged: acknowledged.size,
+      ordersCreated: created.size,
+      ordersUnacknowledged: [...created].filter((id) => !acknowledged.has(id)).length,
+      stockMismatches: ledger.length,
+      processExited,
+    },
+  };
+}

@@ -1,0 +1,12 @@
+// Schemathesis against every implementation's own /openapi.json: no server error, and every status code, content
+// type and response body conforms to the document.
+import { describe, it } from "vitest";
+import { runSchemathesis } from "../src/schemathesis.ts";
+import { implementationsFor, runFault, settings } from "./context.ts";
+
+describe.each(implementationsFor("schema-fuzz"))("$name", (impl) => {
+  it("schema-fuzz: Schemathesis finds no server error and no status, content-type or schema nonconformance", (context) =>
+    runFault(context, impl, "schema-fuzz", (app) =>
+      runSchemathesis(app, { ...settings.schemathesis, seed: settings.seed }),
+    ));
+});
