@@ -64,7 +64,7 @@ export const USAGE = `usage: pnpm bench [options]
   --impl NAME[,NAME...]      implementations to measure (default: every registered one: ${implementations.map((i) => i.name).join(", ")})
   --scenario NAME[,NAME...]  scenarios (default: all): ${SCENARIO_NAMES.join(", ")}
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
-  --duration S               measured seconds per cell (default 5, shortened to fit --budget; smoke 1, 3 for auth-login)
+  --duration S               measured seconds per cell (default 5, shortened to fit --budget; smoke 1; auth-login at least 3)
   --warmup S                 warm-up seconds before each measured run (default 2, shortened to fit --budget; smoke 0)
   --budget MIN               time budget of a run without --duration/--warmup (default 15 minutes)
   --repeats N                runs of each cell, implementations interleaved (default 3; smoke 1)

@@ -50,6 +50,8 @@ export interface CellResult {
   postgres?: { cpuCores: number; cpuMicrosPerRequest: number };
   /** Set when the cell does not count: unexpected non-2xx, socket errors, a crash. */
   failure?: string;
+  /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
+  note?: string;
 }
 
 export interface VerificationRecord extends Verification {

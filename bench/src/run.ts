@@ -202,7 +202,7 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
   const scenario = scenarios[name];
   const verification: VerificationRecord[] = [];
   const cells: CellResult[] = [];
-  const durationS = options.smoke && scenario.smokeDurationS ? scenario.smokeDurationS : options.durationS;
+  const durationS = Math.max(options.durationS, scenario.minDurationS ?? 0);
   const cellSeconds = options.warmupS + durationS + CELL_OVERHEAD_S;
   const runnable: LiveTarget[] = [];
   for (const target of targets) {
@@ -319,7 +319,11 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
           } else if (outcome.errors > 0) {
             cell.failure = `${outcome.errors} socket errors (${outcome.timeouts} timeouts)`;
           } else if (outcome.completed === 0) {
-            cell.failure = "no response completed";
+            // A smoke run checks correctness under load, not speed: on a busy machine a second can pass without
+            // an answer (scrypt logins), which is no wrong answer. A measuring run cannot report such a cell.
+            if (options.smoke)
+              cell.note = `no response completed in ${durationS} s (not counted as a failure in a smoke run)`;
+            else cell.failure = `no response completed in ${durationS} s`;
           }
         } catch (error) {
           cell.failure = oneLine((error as Error).message);
@@ -328,7 +332,7 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
         }
         state.phase = cell.failure
           ? `FAILED: ${cell.failure}`
-          : `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`;
+          : (cell.note ?? `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`);
         cell.wallS = (performance.now() - cellStarted) / 1000;
         counter.measured = (counter.measured ?? 0) + 1;
         counter.seconds = (counter.seconds ?? 0) + cell.wallS;
