@@ -154,7 +154,7 @@ describe("stopping and starting the server (database outage tests)", () => {
       // A session open across the stop is ended by the server, as in a real outage.
       const session = new pg.Client({ connectionString: url });
       await session.connect();
-      const ended = new Promise<{ code?: string }>((resolve) => session.on("error", resolve));
+      const ended = new Promise<Error & { code?: string }>((resolve) => session.on("error", resolve));
       await server.stopServer?.();
       expect((await ended).code).toBe("57P01"); // admin_shutdown: terminating connection due to administrator command
       expect(await portOpen(port)).toBe(false);
