@@ -278,9 +278,13 @@ describe.each(targets)("$name", (target) => {
   const api = () => http(target);
   const db = dbOf(target);
   const itDb = it.skipIf(target.databaseUrl === null);
-  /** A body sent exactly as given, with the given content type. */
-  const sendRaw = (method: "post" | "patch" | "put", path: string, body: string, type = "application/json") =>
-    api()[method](path).set("content-type", type).send(body);
+  /**
+   * A body sent exactly as given, with the given content type, over a plain socket: a server may answer a body it
+   * refuses (too large, wrong type) before reading it and close the connection, which a client library can report
+   * as a failed write instead of the answer.
+   */
+  const sendRaw = async (method: "post" | "patch" | "put", path: string, body: string, type = "application/json") =>
+    asResponse(await rawRequest(target, method.toUpperCase(), path, { "content-type": type }, body), method, path);
 
   let user: User;
   let product: Product;

@@ -89,6 +89,11 @@ export interface RawResponse {
 /**
  * Sends one request over a plain socket, exactly as given (no content-length unless `body` is given, so a POST
  * can carry no body at all), and returns exactly what came back (`connection: close`).
+ *
+ * A server may answer before it has read the whole body and close the connection (Fastify does so for a body
+ * over its limit, so as not to read what it will refuse): the rest of the write then fails with EPIPE or
+ * ECONNRESET. As for any HTTP client, the answer is what counts: a complete response already received is
+ * returned; the error is raised only when none was.
  */
 export function rawRequest(
   target: { url: string },
@@ -113,22 +118,41 @@ export function rawRequest(
     socket.setTimeout(15_000, () => socket.destroy(new Error(`${method} ${path}: no complete response in 15 s`)));
     socket.on("connect", () => socket.write(body === undefined ? head : head + body));
     socket.on("data", (chunk) => chunks.push(chunk));
-    socket.on("error", reject);
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      const early = error.code === "EPIPE" || error.code === "ECONNRESET";
+      const response = early ? parseResponse(Buffer.concat(chunks), method) : undefined;
+      if (response?.complete) resolve(response.response);
+      else reject(error);
+    });
     socket.on("end", () => {
       const all = Buffer.concat(chunks);
-      const split = all.indexOf("\r\n\r\n");
-      if (split < 0) return reject(new Error(`${method} ${path}: no header terminator in ${all.toString()}`));
-      const [statusLine = "", ...lines] = all.subarray(0, split).toString("latin1").split("\r\n");
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(":");
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      let rest: Buffer = all.subarray(split + 4);
-      if (/chunked/i.test(headers["transfer-encoding"] ?? "")) rest = dechunk(rest);
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: rest });
+      const parsed = parseResponse(all, method);
+      if (parsed === undefined) reject(new Error(`${method} ${path}: no header terminator in ${all.toString()}`));
+      else resolve(parsed.response);
     });
   });
+}
+
+/** The response in `all`, and whether all of its body is there (by content-length or the last chunk). */
+function parseResponse(all: Buffer, method: string): { response: RawResponse; complete: boolean } | undefined {
+  const split = all.indexOf("\r\n\r\n");
+  if (split < 0) return undefined;
+  const [statusLine = "", ...lines] = all.subarray(0, split).toString("latin1").split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let rest: Buffer = all.subarray(split + 4);
+  const chunked = /chunked/i.test(headers["transfer-encoding"] ?? "");
+  const declared = headers["content-length"] === undefined ? undefined : Number(headers["content-length"]);
+  const complete =
+    method === "HEAD" ||
+    (chunked
+      ? rest.includes("\r\n0\r\n\r\n") || rest.subarray(0, 5).equals(Buffer.from("0\r\n\r\n"))
+      : declared !== undefined && rest.length >= declared);
+  if (chunked) rest = dechunk(rest);
+  return { response: { status: Number(statusLine.split(" ")[1]), headers, body: rest }, complete };
 }
 
 function dechunk(data: Buffer): Buffer {
