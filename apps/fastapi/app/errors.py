@@ -92,6 +92,16 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
     return ProblemResponse(unavailable())
 
 
+async def internal_client_error(request: Request, error: Exception) -> Response:
+    """asyncpg raises InternalClientError ("cannot switch to state …; another operation … is in progress") for a
+    query sent on a pooled connection whose session PostgreSQL has just ended: the server's FATAL 57P01 arrives on
+    the idle connection, which the pool hands out before the socket closes. That is the database going away (a
+    503, like the Node apps' "Client has encountered a connection error"); any other InternalClientError is a 500."""
+    if "another operation" in str(error):
+        return await database_unavailable(request, error)
+    return await unexpected(request, error)
+
+
 async def unexpected(request: Request, error: Exception) -> Response:
     if isinstance(error, DATABASE_UNAVAILABLE):
         return _with_request_id(request, await database_unavailable(request, error))
@@ -105,4 +115,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, request_validation)
     for kind in DATABASE_UNAVAILABLE:
         app.add_exception_handler(kind, database_unavailable)
+    app.add_exception_handler(asyncpg.InternalClientError, internal_client_error)
     app.add_exception_handler(Exception, unexpected)

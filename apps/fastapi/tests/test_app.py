@@ -298,3 +298,25 @@ def test_problem_bodies_carry_nothing_internal(client: TestClient) -> None:
     for response in (client.get(f"/users/{USER}"), client.post("/echo", content=b"{", headers=JSON)):
         text = json.dumps(response.json())
         assert "asyncpg" not in text and "Traceback" not in text and ".py" not in text
+
+
+@pytest.mark.parametrize(
+    ("message", "status", "kind"),
+    [
+        # A query sent on a pooled connection whose session PostgreSQL had just ended (the fault suite's outage).
+        ("cannot switch to state 12; another operation (2) is in progress", 503, "unavailable"),
+        ("some other protocol bug", 500, "internal"),
+    ],
+)
+def test_asyncpg_internal_client_errors(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, message: str, status: int, kind: str
+) -> None:
+    import asyncpg
+
+    from app.data import users
+
+    async def broken(*_args: object) -> None:
+        raise asyncpg.InternalClientError(message)
+
+    monkeypatch.setattr(users, "get_user", broken)
+    problem(client.get(f"/users/{USER}"), status, kind)

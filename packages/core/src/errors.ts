@@ -19,13 +19,28 @@ const CONNECTION_ERRNOS = new Set([
   "08006",
 ]);
 
-/** True when the error means PostgreSQL could not be reached (so the answer is 503, not 500). */
+/**
+ * True when the error means PostgreSQL could not be reached (so the answer is 503, not 500). The PostgreSQL error
+ * can sit in an error's `cause` chain or, for a query that failed in the driver adapter, in a Prisma error's
+ * `meta.driverAdapterError` (P2039 carrying `57P01 terminating connection due to administrator command` while the
+ * server shuts down, `57P03 the database system is starting up` while it comes back).
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0 && seen.size < 12) {
+    const e = pending.shift();
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
     if (e instanceof Prisma.PrismaClientInitializationError) return true;
-    const code = (e as { code?: unknown }).code;
+    const { code, kind, message, cause, meta } = e as {
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || CONNECTION_ERRNOS.has(code))) return true;
-    const kind = (e as { kind?: unknown }).kind;
     if (
       kind === "DatabaseNotReachable" ||
       kind === "ConnectionClosed" ||
@@ -33,14 +48,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       kind === "TooManyConnections"
     )
       return true;
-    const message = (e as { message?: unknown }).message;
     if (
       typeof message === "string" &&
-      /Connection terminated|connect ECONNREFUSED|Can't reach database server|timeout exceeded when trying to connect/i.test(
+      /Connection terminated|connect ECONNREFUSED|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/i.test(
         message,
       )
     )
       return true;
+    pending.push(cause, meta?.driverAdapterError);
   }
   return false;
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export interface PrismaClientOptions {
@@ -40,17 +41,26 @@ function statementName(query: { sql: string }): string {
 
 /** The Prisma client every Node implementation uses: Prisma 7 on the pg driver adapter, no engine binary. */
 export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
-  const adapter = new PrismaPg(
-    {
-      connectionString: options.connectionString,
-      max: options.poolSize ?? poolSizeFromEnv(),
-      // Without a bound, a request waits forever for a connection while PostgreSQL is unreachable; with it,
-      // the request fails fast and the app answers 503 (and recovers by itself once the database is back).
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    },
-    options.preparedStatements === false ? {} : { statementNameGenerator: statementName },
-  );
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? poolSizeFromEnv(),
+    // Without a bound, a request waits forever for a connection while PostgreSQL is unreachable; with it,
+    // the request fails fast and the app answers 503 (and recovers by itself once the database is back).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  // node-postgres emits 'error' on a client whose connection fails. The pool listens while a client is idle, a
+  // query or Prisma's transaction while it runs, but nobody in between: a client the pool is ending after a
+  // failed query has no listener, and PostgreSQL's shutdown message arriving then (57P01) was an unhandled
+  // 'error' event that ended the process (the fault suite's database outage found it). Every client gets a
+  // listener for its whole life; the failure itself still reaches the query that was running, as a 503.
+  pool.on("connect", (client) => client.on("error", ignoreClientError));
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(options.preparedStatements === false ? {} : { statementNameGenerator: statementName }),
+  });
   return new PrismaClient({ adapter });
 }
+
+function ignoreClientError() {}
 
 export type { PrismaClient };
