@@ -2,7 +2,10 @@
 httptools when installed, which requirements.txt makes them), WEB_CONCURRENCY worker processes (default 1).
 
 Shutdown is uvicorn's: on SIGTERM/SIGINT it stops accepting connections, lets in-flight requests finish (up to
-SHUTDOWN_GRACE_MS), runs the lifespan shutdown (closes the database pool) and exits 0.
+SHUTDOWN_GRACE_MS) and runs the lifespan shutdown (closes the database pool). Uvicorn then raises the signal again
+with the handler it found at start; that handler is ours and exits 0, as the Node apps do after a graceful
+shutdown (Python's default for SIGTERM would end the process "killed by SIGTERM", which a supervisor reads as a
+crash).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -35,6 +39,9 @@ def main() -> None:
         atexit.register(shutil.rmtree, directory, ignore_errors=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
 
+    # Uvicorn re-raises the signal it shut down for, with this handler back in place: a graceful exit, code 0.
+    signal.signal(signal.SIGTERM, _exit_gracefully)
+
     uvicorn.run(
         "app.main:create_app",
         factory=True,
@@ -49,6 +56,10 @@ def main() -> None:
         server_header=False,
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds) or None,
     )
+
+
+def _exit_gracefully(signum: int, _frame: object) -> None:
+    sys.exit(0)
 
 
 if __name__ == "__main__":

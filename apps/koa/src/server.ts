@@ -28,7 +28,9 @@ function shutdown(signal: NodeJS.Signals) {
     server.closeAllConnections();
   }, config.shutdownGraceMs);
   timer.unref();
-  // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once.
+  // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once, and a
+  // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
+  server.keepAliveTimeout = 1;
   server.close(async (error) => {
     await services.close();
     logger.info("stopped");

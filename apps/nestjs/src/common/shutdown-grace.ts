@@ -7,6 +7,10 @@ import { APP_CONFIG, type AppConfig } from "../config.ts";
  * Bounds a graceful shutdown. Nest closes the HTTP server after this hook and waits for in-flight requests;
  * those still running after `SHUTDOWN_GRACE_MS` have their connections closed, so that the database pool
  * (closed in `DatabaseModule.onApplicationShutdown`, next) is not held open by a stuck client.
+ *
+ * A keep-alive connection whose request finishes during the shutdown would otherwise stay open for the
+ * server's keep-alive timeout (Fastify's 72 s, Node's 5 s) and hold the close up until the grace ran out: once
+ * shutting down, a connection gets no idle time after its last response.
  */
 @Injectable()
 export class ShutdownGrace implements BeforeApplicationShutdown {
@@ -20,6 +24,7 @@ export class ShutdownGrace implements BeforeApplicationShutdown {
   beforeApplicationShutdown(signal?: string) {
     this.logger.log(`shutting down (${signal ?? "close"})`);
     const server: Server = this.adapterHost.httpAdapter.getHttpServer();
+    server.keepAliveTimeout = 1;
     setTimeout(() => {
       this.logger.error("in-flight requests did not finish in time; closing them");
       server.closeAllConnections();
