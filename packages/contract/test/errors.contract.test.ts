@@ -499,6 +499,30 @@ describe.each(targets)("$name", (target) => {
       expect(res.headers.allow).toBe(allowHeader(template));
     });
 
+    it.each([
+      // QUERY (RFC 10008) takes a body and requires a content type; whatever a framework thinks of a QUERY without
+      // one, the path is checked first.
+      ["QUERY", "/users", "/users", {}],
+      ["QUERY", `/orders/${MISSING_ID}`, "/orders/:id", {}],
+      ["QUERY", "/products", "/products", { "content-type": "application/json" }],
+      ["PROPFIND", "/users", "/users", {}],
+    ] as Array<[string, string, string, Record<string, string>]>)(
+      "%s %s (a method no route serves) is a 405 that allows exactly the served methods",
+      async (method, path, template, headers) => {
+        const res = asResponse(await rawRequest(target, method, path, headers), method, path);
+        expectProblem(res, "methodNotAllowed");
+        expect(res.headers.allow).toBe(allowHeader(template));
+      },
+    );
+
+    it.each([
+      ["QUERY", "/no-such-route"],
+      ["QUERY", "/OPENAPI.JSON"],
+      ["PROPFIND", "/no-such-route"],
+    ])("%s on the unknown path %s is a 404", async (method, path) => {
+      expectProblem(asResponse(await rawRequest(target, method, path), method, path), "notFound");
+    });
+
     it("HEAD on a POST-only route is a 405 with its allow header", async () => {
       const raw = await rawRequest(target, "HEAD", "/echo");
       expect(raw.status).toBe(405);

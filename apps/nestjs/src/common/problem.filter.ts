@@ -21,7 +21,8 @@ export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8
  *
  * - `ProblemError`s — from validation, body reading and the shared data access — are sent as they are.
  * - Nest's router answers an unknown route with a `NotFoundException`: a 405 with `allow` when the contract
- *   serves the path with other methods, a 404 otherwise (Nest itself has no 405).
+ *   serves the path with other methods, a 404 otherwise (Nest itself has no 405). On Fastify, any error on a
+ *   request no route matched gets that answer too.
  * - Express's router cannot decode a path like `/users/%zz` (Nest hands its `URIError` over as the cause of a
  *   `BadRequestException`): a 400 on the parameter, after the method check.
  * - An unreachable database is a 503; anything else is a 500 without details, logged.
@@ -35,9 +36,16 @@ export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost) {
     const { httpAdapter } = this.adapterHost;
     const http = host.switchToHttp();
-    const request = rawRequestOf(http.getRequest<IncomingMessage | { raw: IncomingMessage }>());
+    const platformRequest = http.getRequest<IncomingMessage | { raw: IncomingMessage; is404?: boolean }>();
+    const request = rawRequestOf(platformRequest);
     const response = http.getResponse<unknown>();
-    const error = this.toProblem(exception, request);
+    // On Fastify, a request no route matched can still fail in Fastify itself before Nest's not-found handler
+    // runs (a QUERY without a content type is a 400 there): the contract checks the path first, so it is the
+    // path's 404 or 405 whatever Fastify found.
+    const unmatchedOnFastify = "is404" in platformRequest && platformRequest.is404 === true;
+    const error = unmatchedOnFastify
+      ? this.labelled(request, unmatched(request.method, request.url))
+      : this.toProblem(exception, request);
     // Errors raised before any middleware ran (an undecodable path) have no request id yet.
     const raw = (response as { raw?: ServerResponse }).raw ?? (response as ServerResponse);
     if (!raw.hasHeader("x-request-id")) raw.setHeader("x-request-id", requestIdFrom(request.headers["x-request-id"]));
