@@ -9,18 +9,13 @@ import type { FaultApp } from "./app.ts";
 import { sql } from "./app.ts";
 import { runRound } from "./every-route.ts";
 import { describeOutcome, durationMs, type Exchange, jsonOf, keepAliveAgent, type Outcome, send } from "./http.ts";
+import type { FaultSettings } from "./options.ts";
 import type { OutageFigures } from "./report/figures.ts";
 
-export interface OutageOptions {
+export type OutageOptions = FaultSettings["outage"] & {
   /** POST `${controlUrl}/stop` and `/start` stop and start the suite's PostgreSQL server. */
   controlUrl: string;
-  connections: number;
-  upMs: number;
-  downMs: number;
-  afterMs: number;
-  answerBoundMs: number;
-  recoveryBoundMs: number;
-}
+};
 
 /** Run in the app's database before the app starts: what the stock ledger is checked against afterwards. */
 export const BASELINE_SQL = `
