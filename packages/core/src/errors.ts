@@ -19,11 +19,16 @@ const CONNECTION_ERRNOS = new Set([
   "08006",
 ]);
 
+/** node-postgres's and pg-pool's words for a connection that failed or never opened. */
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connect ECONNREFUSED|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/i;
+
 /**
  * True when the error means PostgreSQL could not be reached (so the answer is 503, not 500). The PostgreSQL error
  * can sit in an error's `cause` chain or, for a query that failed in the driver adapter, in a Prisma error's
  * `meta.driverAdapterError` (P2039 carrying `57P01 terminating connection due to administrator command` while the
- * server shuts down, `57P03 the database system is starting up` while it comes back).
+ * server shuts down, `57P03 the database system is starting up` while it comes back). `timeout expired` is
+ * node-postgres's connect timeout (CONNECT_TIMEOUT_MS in packages/db's client).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -48,12 +53,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       kind === "TooManyConnections"
     )
       return true;
-    if (
-      typeof message === "string" &&
-      /Connection terminated|connect ECONNREFUSED|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/i.test(
-        message,
-      )
-    )
+    if (typeof message === "string" && (UNAVAILABLE_MESSAGE.test(message) || message === "timeout expired"))
       return true;
     pending.push(cause, meta?.driverAdapterError);
   }

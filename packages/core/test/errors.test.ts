@@ -33,6 +33,11 @@ describe("isDatabaseUnavailable", () => {
     );
   });
 
+  it("is true for node-postgres's connect timeout", () => {
+    expect(isDatabaseUnavailable(new Error("timeout expired"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("statement timeout expired while doing something"))).toBe(false);
+  });
+
   it("is true for node-postgres's client that lost its connection inside a transaction", () => {
     // pg throws a plain Error (no code) for a query on a client whose connection already failed.
     expect(isDatabaseUnavailable(new Error("Client has encountered a connection error and is not queryable"))).toBe(

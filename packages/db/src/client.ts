@@ -25,7 +25,14 @@ export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return size;
 }
 
-const CONNECT_TIMEOUT_MS = 2_000;
+/** A new connection that takes longer than this means PostgreSQL is unreachable: the request gets a 503. */
+export const CONNECT_TIMEOUT_MS = 2_000;
+/**
+ * Waiting for a free pooled connection is normal under load and must not fail a request; this bound only keeps a
+ * request from queueing forever behind connections stuck on a database that stopped answering (FastAPI's
+ * asyncpg pool has the same two bounds).
+ */
+export const ACQUIRE_TIMEOUT_MS = 30_000;
 
 const statementNames = new Map<string, string>();
 
@@ -44,9 +51,12 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize ?? poolSizeFromEnv(),
-    // Without a bound, a request waits forever for a connection while PostgreSQL is unreachable; with it,
-    // the request fails fast and the app answers 503 (and recovers by itself once the database is back).
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // pg-pool's connectionTimeoutMillis bounds the wait for a pooled connection, a free one or a new one alike:
+    // at 2 s it turned a busy pool (100 connections on a pool of 10) into 503s while PostgreSQL was fine. The
+    // pool waits up to ACQUIRE_TIMEOUT_MS; each new connection has CONNECT_TIMEOUT_MS to be established, so
+    // an unreachable database still fails a request fast (a 503) and the app recovers by itself.
+    connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
+    Client: BoundedConnectClient,
   });
   // node-postgres emits 'error' on a client whose connection fails. The pool listens while a client is idle, a
   // query or Prisma's transaction while it runs, but nobody in between: a client the pool is ending after a
@@ -62,5 +72,12 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
 }
 
 function ignoreClientError() {}
+
+/** node-postgres's client with its own connect timeout, shorter than the pool's wait. */
+class BoundedConnectClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
 
 export type { PrismaClient };
