@@ -87,6 +87,27 @@ function parameters(route: RouteSpec) {
   return out;
 }
 
+/**
+ * OpenAPI links from a create (a route whose success has a `location`) to every operation on the resource it
+ * created (`/users` → `/users/:id`): the new id is `$response.body#/id`. Tools that test workflows (Schemathesis's
+ * stateful phase) follow them: create, then read, update and delete what was created.
+ */
+function linksFrom(route: RouteSpec): Record<string, unknown> | undefined {
+  if (!route.success.location) return undefined;
+  const targets = routes.filter((r) => r.path === `${route.path}/:id`);
+  if (targets.length === 0) return undefined;
+  return Object.fromEntries(
+    targets.map((target) => [
+      target.operationId,
+      {
+        operationId: target.operationId,
+        parameters: { id: "$response.body#/id" },
+        description: "With the id of the resource just created",
+      },
+    ]),
+  );
+}
+
 function operation(route: RouteSpec) {
   const { success } = route;
   const successContent = success.schema
@@ -98,6 +119,7 @@ function operation(route: RouteSpec) {
           },
         }
       : undefined;
+  const links = linksFrom(route);
   const responses: Record<string, unknown> = {
     [success.status]: {
       description: success.description,
@@ -108,6 +130,7 @@ function operation(route: RouteSpec) {
           : {}),
       },
       ...(successContent ? { content: successContent } : {}),
+      ...(links ? { links } : {}),
     },
   };
   for (const status of errorStatuses(route)) {

@@ -212,6 +212,15 @@ describe.each(targets)("$name", (target) => {
         ]?.[route.method.toLowerCase()];
         expect(op?.responses?.[String(route.success.status)], `${route.method} ${route.path}`).toBeDefined();
       }
+      // Each create links to the operations on what it created (Schemathesis's stateful phase follows them).
+      const created = (doc.paths as Record<string, Record<string, { responses: Record<string, { links?: object }> }>>)[
+        "/orders"
+      ]?.post?.responses["201"]?.links;
+      expect(created).toEqual({
+        getOrder: expect.objectContaining({ operationId: "getOrder", parameters: { id: "$response.body#/id" } }),
+        updateOrder: expect.objectContaining({ operationId: "updateOrder", parameters: { id: "$response.body#/id" } }),
+        deleteOrder: expect.objectContaining({ operationId: "deleteOrder", parameters: { id: "$response.body#/id" } }),
+      });
     });
 
     it("GET /docs is an HTML page that renders /openapi.json", async () => {
