@@ -7,7 +7,7 @@ import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
 import { runBench } from "./run.ts";
-import { scenarios } from "./scenarios.ts";
+import { connectionsFor, type ScenarioName, scenarios } from "./scenarios.ts";
 import { baselineFor } from "./targets.ts";
 
 let options: ReturnType<typeof parseOptions>;
@@ -25,9 +25,18 @@ if (options === "help") {
 
 {
   // Every implementation on every scenario, plus each scenario's baseline, at each connection count and repeat.
-  const cells = options.scenarios.length * (options.impls.length + 1) * options.connections.length * options.repeats;
+  const { impls, connections, repeats } = options;
+  const cellsOf = (s: ScenarioName) => (impls.length + 1) * connectionsFor(scenarios[s], connections).length * repeats;
+  const cells = options.scenarios.reduce((n, s) => n + cellsOf(s), 0);
+  // Scenarios with a minimum length (auth-login) cost it whatever the fit: counted apart.
+  const fixed = options.scenarios.filter((s) => scenarios[s].minDurationS !== undefined);
+  const fixedCells = fixed.reduce((n, s) => n + cellsOf(s), 0);
+  const measuredSeconds = fixed.reduce((n, s) => n + cellsOf(s) * (scenarios[s].minDurationS ?? 0), 0);
   const baselines = new Set(options.scenarios.map((s) => baselineFor(scenarios[s].kind).name)).size;
-  const fitted = fitToBudget(options, options.impls.length + baselines, cells);
+  const fitted = fitToBudget(options, options.impls.length + baselines, cells - fixedCells, {
+    cells: fixedCells,
+    measuredSeconds,
+  });
   if (fitted.durationS !== options.durationS) {
     process.stderr.write(
       `bench: ${cells} cells would not fit the ${options.budgetMinutes}-minute budget at ${options.warmupS} s + ${options.durationS} s each; using ${fitted.warmupS} s + ${fitted.durationS} s (--duration 5 --warmup 2 for the long cells, --budget to change it)\n`,

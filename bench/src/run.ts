@@ -22,7 +22,15 @@ import {
   type TargetInfo,
   type VerificationRecord,
 } from "./results.ts";
-import { createRng, executionOrder, type Pools, type Rng, type ScenarioName, scenarios } from "./scenarios.ts";
+import {
+  connectionsFor,
+  createRng,
+  executionOrder,
+  type Pools,
+  type Rng,
+  type ScenarioName,
+  scenarios,
+} from "./scenarios.ts";
 import { BASELINES, type Baseline, baselineFor, build, dependencyVersions, implDir, pinned } from "./targets.ts";
 import { verifyScenario } from "./verify.ts";
 
@@ -222,9 +230,10 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
       if (output) io.log(`  ${target.name} output (last lines):\n${output.split("\n").slice(-15).join("\n")}`);
     }
   }
-  counter.cell += (targets.length - runnable.length) * options.connections.length * options.repeats;
+  const connectionCounts = connectionsFor(scenario, options.connections);
+  counter.cell += (targets.length - runnable.length) * connectionCounts.length * options.repeats;
 
-  for (const connections of options.connections) {
+  for (const connections of connectionCounts) {
     for (let repeat = 1; repeat <= options.repeats; repeat++) {
       // Interleave: every target once per repeat, the order rotating so none is always first or last.
       const shift = (repeat - 1) % Math.max(1, runnable.length);
@@ -449,7 +458,7 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
     const targetsFor = (name: ScenarioName) =>
       targets.filter((t) => t.info.role === "implementation" || t.info.baselineFor === scenarios[name].kind);
     const totalCells = selected.reduce(
-      (n, s) => n + targetsFor(s).length * options.connections.length * options.repeats,
+      (n, s) => n + targetsFor(s).length * connectionsFor(scenarios[s], options.connections).length * options.repeats,
       0,
     );
 

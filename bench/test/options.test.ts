@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { implementations } from "@api-ref/contract/implementations";
 import { describe, expect, it } from "vitest";
 import { type BenchOptions, fitToBudget, parseOptions, UsageError } from "../src/options.ts";
-import { SCENARIO_NAMES } from "../src/scenarios.ts";
+import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
 
 const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -84,14 +84,22 @@ describe("options", () => {
     expect(o.budgetMinutes).toBe(15);
     // one implementation: 11 scenarios × 2 targets × 3 repeats = 66 cells fit at 2 s + 5 s
     expect(fitToBudget(o, 3, 66)).toMatchObject({ warmupS: 2, durationS: 5 });
-    // nine: 330 cells; (900 s − 20 − 6 × 11) / 330 − 0.5 ≈ 1.97 s per cell, split 2:5
-    expect(fitToBudget(o, 11, 330)).toMatchObject({ warmupS: 0.6, durationS: 1.4 });
+    // nine: 330 cells; (900 s − 20 − 6 × 11) / 330 − 0.8 ≈ 1.67 s per cell, split 2:5 (warm-up at least 0.5 s)
+    expect(fitToBudget(o, 11, 330)).toMatchObject({ warmupS: 0.5, durationS: 1.2 });
+    // … of which 30 auth-login cells are 3 s whatever: (900 − 86 − 30 × (3 + 0.5 + 0.8)) / 300 − 0.8 ≈ 1.48 s
+    expect(fitToBudget(o, 11, 300, { cells: 30, measuredSeconds: 90 })).toMatchObject({ warmupS: 0.5, durationS: 1.1 });
     expect(fitToBudget(o, 50, 5000)).toMatchObject({ warmupS: 0.5, durationS: 1 });
     // an explicit duration is taken as asked
     const explicit = parse("--duration", "5");
     expect(explicit.budgetMinutes).toBeUndefined();
     expect(fitToBudget(explicit, 11, 330).durationS).toBe(5);
     expect(() => parse("--budget", "10", "--duration", "3")).toThrow(/--budget applies to runs without --duration/);
+  });
+
+  it("runs auth-login at 16 connections at most (scrypt logins only queue beyond), other scenarios as asked", () => {
+    expect(connectionsFor(scenarios["auth-login"], [100])).toEqual([16]);
+    expect(connectionsFor(scenarios["auth-login"], [25, 100, 300])).toEqual([16]);
+    expect(connectionsFor(scenarios["user-by-id"], [25, 100, 300])).toEqual([25, 100, 300]);
   });
 
   it("the CLI prints the message and usage and exits 2 before starting anything", () => {
