@@ -32,6 +32,21 @@ describe("createPrismaClient", () => {
     }
   });
 
+  it("makes an interactive transaction (placing an order) wait for a busy pool too", async () => {
+    const prisma = createPrismaClient({ connectionString: url, poolSize: 1 });
+    try {
+      const busy = prisma.$queryRawUnsafe(`SELECT 1 FROM pg_sleep(${(CONNECT_TIMEOUT_MS + 1_000) / 1000})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const inTransaction = await prisma.$transaction(async (tx) =>
+        tx.$queryRawUnsafe<Array<{ two: number }>>("SELECT 2 AS two"),
+      );
+      expect(inTransaction).toEqual([{ two: 2 }]);
+      await busy;
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
   it("fails a request when a connection cannot be opened within the connect bound", async () => {
     // Accepts TCP connections and never says a word: what a PostgreSQL that hangs looks like.
     const sockets = new Set<net.Socket>();
