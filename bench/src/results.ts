@@ -126,9 +126,12 @@ export function summarise(
   verification: VerificationRecord[],
 ): SummaryRow[] {
   const rows: SummaryRow[] = [];
-  const connectionCounts = [...new Set(cells.map((c) => c.connections))].sort((a, b) => a - b);
+  const countsOf = (these: CellResult[]) => [...new Set(these.map((c) => c.connections))].sort((a, b) => a - b);
+  const allCounts = countsOf(cells);
   for (const scenario of scenarioInfos) {
-    for (const connections of connectionCounts) {
+    // A scenario's own counts: auth-login runs at fewer connections than asked (its maxConnections).
+    const own = countsOf(cells.filter((c) => c.scenario === scenario.name));
+    for (const connections of own.length > 0 ? own : allCounts) {
       const of = (target: string) =>
         cells
           .filter((c) => c.scenario === scenario.name && c.connections === connections && c.target === target)

@@ -107,6 +107,31 @@ describe("summary rows", () => {
     expect(broken?.rps.n).toBe(0);
   });
 
+  it("gives each scenario rows only at the connection counts it ran (auth-login's cap), no empty tables", () => {
+    const login: ScenarioInfo = {
+      name: "auth-login",
+      title: "POST /auth/login",
+      kind: "database",
+      baseline: "node-http",
+    };
+    const at16 = (target: string) => ({
+      ...cell(target, 1, 15, 900),
+      scenario: "auth-login" as const,
+      connections: 16,
+    });
+    const rows = summarise(
+      [...scenarios, login],
+      targets,
+      [cell("node-http", 1, 20_000, 8), cell("fast", 1, 10_000, 16), at16("node-http"), at16("fast")],
+      // Every scenario verified on every target, as in a real run.
+      (["hello", "auth-login"] as const).flatMap((scenario) =>
+        ["node-http", "fast"].map((target) => ({ scenario, target, ok: true, checked: 3, failed: 0, failures: [] })),
+      ),
+    );
+    expect(rows.filter((r) => r.scenario === "hello").map((r) => r.connections)).toEqual([100, 100]);
+    expect(rows.filter((r) => r.scenario === "auth-login").map((r) => r.connections)).toEqual([16, 16]);
+  });
+
   it("a target that failed verification is failed with the reason, even with no cells", () => {
     const rows = summarise(
       scenarios,

@@ -69,11 +69,12 @@ export function renderMarkdown(r: Results): string {
   lines.push("");
 
   const saturated = r.summary.some((s) => s.loadGeneratorSaturated);
+  const asked = r.options.connections as number[];
   for (const scenario of r.scenarios) {
     const rows = r.summary.filter((s) => s.scenario === scenario.name);
     for (const connections of [...new Set(rows.map((s) => s.connections))]) {
       lines.push(
-        `## ${scenario.name} — ${scenario.title}${(r.options.connections as number[]).length > 1 ? `, ${connections} connections` : ""}`,
+        `## ${scenario.name} — ${scenario.title}${asked.length > 1 || !asked.includes(connections) ? `, ${connections} connections` : ""}`,
         "",
       );
       lines.push(`Baseline: ${scenario.baseline}.`, "");
