@@ -90,10 +90,10 @@ export interface RawResponse {
  * Sends one request over a plain socket, exactly as given (no content-length unless `body` is given, so a POST
  * can carry no body at all), and returns exactly what came back (`connection: close`).
  *
- * A server may answer before it has read the whole body and close the connection (Fastify does so for a body
- * over its limit, so as not to read what it will refuse): the rest of the write then fails with EPIPE or
- * ECONNRESET. As for any HTTP client, the answer is what counts: a complete response already received is
- * returned; the error is raised only when none was.
+ * A server may answer before it has read the whole body and close the connection (Fastify and uvicorn do so for
+ * a body over the limit, so as not to read what they will refuse). A large body is therefore sent the way a
+ * careful client sends it, reading while writing and stopping once answered; and should a write still fail
+ * (EPIPE, ECONNRESET), a complete response already received is returned: the answer is what counts.
  */
 export function rawRequest(
   target: { url: string },
@@ -116,7 +116,26 @@ export function rawRequest(
     const socket = net.connect({ host: url.hostname, port: Number(url.port) });
     const chunks: Buffer[] = [];
     socket.setTimeout(15_000, () => socket.destroy(new Error(`${method} ${path}: no complete response in 15 s`)));
-    socket.on("connect", () => socket.write(body === undefined ? head : head + body));
+    socket.on("connect", () => {
+      if (body === undefined || Buffer.byteLength(body) <= LARGE_BODY_BYTES) {
+        socket.write(body === undefined ? head : head + body);
+        return;
+      }
+      // A large body goes as a client that reads while it writes: the head first, a pause in which a server that
+      // refuses on the head alone (413) answers, then the body in pieces, stopped as soon as an answer arrives.
+      // Written in one piece, the rest of it reached a server that had answered and closed, whose reset could
+      // discard its answer before it was read (EPIPE on the write instead of the 413).
+      socket.write(head);
+      const bytes = Buffer.from(body);
+      let at = 0;
+      const next = () => {
+        if (chunks.length > 0 || socket.destroyed || at >= bytes.length) return;
+        const piece = bytes.subarray(at, at + LARGE_BODY_PIECE_BYTES);
+        at += piece.length;
+        socket.write(piece, () => next());
+      };
+      setTimeout(next, EARLY_ANSWER_WAIT_MS);
+    });
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", (error: NodeJS.ErrnoException) => {
       const early = error.code === "EPIPE" || error.code === "ECONNRESET";
@@ -132,6 +151,12 @@ export function rawRequest(
     });
   });
 }
+
+/** Bodies above this are sent in pieces (see rawRequest). */
+const LARGE_BODY_BYTES = 64 * 1024;
+const LARGE_BODY_PIECE_BYTES = 64 * 1024;
+/** How long a large body waits after the head for a server that answers on the head alone. */
+const EARLY_ANSWER_WAIT_MS = 250;
 
 /** The response in `all`, and whether all of its body is there (by content-length or the last chunk). */
 function parseResponse(all: Buffer, method: string): { response: RawResponse; complete: boolean } | undefined {
