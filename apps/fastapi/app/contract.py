@@ -40,6 +40,12 @@ def docs_html() -> str:
     return load()["docsHtml"]
 
 
+def wire_parameters(operation_id: str, location: str) -> dict[str, Any] | None:
+    """The JSON Schema of an operation's path or query parameters as strings on the wire (what validation accepts;
+    the OpenAPI document describes them by meaning)."""
+    return load()["wireParameters"][operation_id].get(location)
+
+
 def methods_by_path() -> dict[str, list[str]]:
     """Path template (`/users/:id`) → methods served there, HEAD included wherever GET is, in contract order."""
     return load()["methodsByPath"]

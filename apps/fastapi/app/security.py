@@ -1,4 +1,5 @@
-"""Password hashes and tokens in the formats every implementation reads and writes (API.md, "Shared secrets").
+"""Password hashes and tokens in the formats every implementation reads and writes (docs/api.md,
+"Formats every implementation shares").
 
 - scrypt, stored as `scrypt$N$r$p$<salt base64>$<hash base64>` (N=16384, r=8, p=1, 16-byte salt, 64-byte key),
   byte for byte what packages/db/src/password.ts writes, so a user registered through any implementation logs

@@ -1,7 +1,9 @@
 // Writes what the Python app needs from the Node contract, so that FastAPI serves the contract's own OpenAPI
 // document and problem catalogue instead of re-declaring them (run by scripts/setup.sh and as the registry's
 // build step):
-//   build/contract.json            the OpenAPI document, the docs page, the problems, each path's methods
+//   build/contract.json            the OpenAPI document, the docs page, the problems, each path's methods, and
+//                                  each operation's path and query parameters as strings on the wire (the
+//                                  document describes them by meaning: an integer, a boolean, an array)
 //   build/validation-vectors.json  tests/validation-corpus.json run through the Zod schemas (what pytest checks
 //                                  the Pydantic models against)
 // Usage: node scripts/export-contract.ts [--out DIR]
@@ -16,6 +18,8 @@ import {
   openApiDocument,
   PROBLEMS,
   type RequestPart,
+  routes,
+  wireSchema,
 } from "../../../packages/contract/src/index.ts";
 import * as schemas from "../../../packages/contract/src/schemas.ts";
 
@@ -36,6 +40,15 @@ const contract = {
   docsHtml,
   problems: PROBLEMS,
   methodsByPath: Object.fromEntries(methodsByPath),
+  wireParameters: Object.fromEntries(
+    routes.map((route) => [
+      route.operationId,
+      {
+        ...(route.params ? { path: wireSchema(route.params) } : {}),
+        ...(route.query ? { query: wireSchema(route.query) } : {}),
+      },
+    ]),
+  ),
 };
 writeJson("contract.json", contract);
 

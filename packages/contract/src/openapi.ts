@@ -1,9 +1,12 @@
 // The OpenAPI 3.1 document, generated from the route table and the Zod schemas (JSON Schema 2020-12 is
 // OpenAPI 3.1's own dialect, so Zod's native converter is all it takes).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, Problem } from "./problems.ts";
 import { type RouteSpec, routes } from "./routes.ts";
-import { IDEMPOTENCY_KEY_PATTERN, REQUEST_ID_PATTERN } from "./schemas.ts";
+import { IDEMPOTENCY_KEY_PATTERN, queryMeaning, REQUEST_ID_PATTERN } from "./schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -36,7 +39,8 @@ const requestIdHeader = {
   schema: { type: "string" },
 };
 
-function errorStatuses(route: RouteSpec): number[] {
+/** Every error status a route can answer (each documented with the problem schema). */
+export function errorStatuses(route: RouteSpec): number[] {
   const statuses = new Set<number>(route.errors ?? []);
   if (route.params || route.query || route.body) statuses.add(400);
   if (route.body) {
@@ -52,6 +56,56 @@ function errorStatuses(route: RouteSpec): number[] {
   return [...statuses].sort();
 }
 
+/** A Zod object's shape, through its refinements (a refined object is still a ZodObject in Zod 4). */
+function shapeOf(schema: z.ZodType): Record<string, z.ZodType> {
+  if (!(schema instanceof z.ZodObject)) throw new Error("path and query schemas must be objects");
+  return schema.shape as Record<string, z.ZodType>;
+}
+
+/** The schema under `.optional()` and `.default()`, and the default when there is one. */
+function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean; default?: unknown } {
+  let inner = schema;
+  let optional = false;
+  let defaultValue: unknown;
+  for (;;) {
+    if (inner instanceof z.ZodOptional) {
+      optional = true;
+      inner = inner.unwrap() as z.ZodType;
+    } else if (inner instanceof z.ZodDefault) {
+      optional = true;
+      defaultValue = inner.def.defaultValue;
+      inner = inner.unwrap() as z.ZodType;
+    } else {
+      return defaultValue === undefined ? { inner, optional } : { inner, optional, default: defaultValue };
+    }
+  }
+}
+
+/**
+ * One path or query parameter, described by what it means: a query integer is an `integer` with its bounds, not a
+ * string of digits (`queryMeaning` in schemas.ts); the default is stated. The wire form is what the Zod schema
+ * validates; `wireSchema` below gives it for tools that compare against it.
+ */
+function parameter(name: string, location: "path" | "query", schema: z.ZodType): JsonSchema {
+  const { inner, optional, default: defaultValue } = unwrap(schema);
+  const meaning = queryMeaning.get(inner);
+  const described = meaning ? { ...meaning.schema } : jsonSchema(inner, "input");
+  if (defaultValue !== undefined) described.default = defaultValue;
+  return {
+    name,
+    in: location,
+    required: location === "path" || !optional,
+    ...(inner.description ? { description: inner.description } : {}),
+    ...(meaning?.style ? { style: meaning.style, explode: meaning.explode ?? true } : {}),
+    schema: described,
+  };
+}
+
+/** The JSON Schema of a route's path or query parameters as strings on the wire (what validation accepts). */
+export function wireSchema(schema: z.ZodType): JsonSchema {
+  return jsonSchema(schema, "input");
+}
+
 function parameters(route: RouteSpec) {
   const out: JsonSchema[] = [];
   for (const [location, schema] of [
@@ -59,15 +113,7 @@ function parameters(route: RouteSpec) {
     ["query", route.query],
   ] as const) {
     if (!schema) continue;
-    const object = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, property] of Object.entries(object.properties ?? {})) {
-      out.push({
-        name,
-        in: location,
-        required: location === "path" || (object.required ?? []).includes(name),
-        schema: property,
-      });
-    }
+    for (const [name, property] of Object.entries(shapeOf(schema))) out.push(parameter(name, location, property));
   }
   if (route.idempotencyKey) {
     out.push({
@@ -82,6 +128,7 @@ function parameters(route: RouteSpec) {
     name: "x-request-id",
     in: "header",
     required: false,
+    description: "Echoed in the response's `x-request-id` when valid; otherwise the response carries a fresh UUID",
     schema: { type: "string", pattern: REQUEST_ID_PATTERN.source },
   });
   return out;
@@ -153,10 +200,35 @@ function operation(route: RouteSpec) {
           requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } },
         }
       : {}),
-    ...(route.auth ? { security: [{ bearer: [] }] } : {}),
+    // Public operations say so (`[]`); only /auth/me needs the bearer token.
+    security: route.auth ? [{ bearer: [] }] : [],
     responses,
   };
 }
+
+const TAGS = [
+  { name: "meta", description: "Hello world, liveness and readiness, echo, metrics and this document" },
+  { name: "users", description: "Users: e-mail unique and lower-cased; a user with orders cannot be deleted" },
+  {
+    name: "products",
+    description: "Products: prices in integer cents; stock moves only with orders, atomically",
+  },
+  {
+    name: "orders",
+    description:
+      "Orders: placing one takes stock in one transaction and never oversells; retries are safe with an `idempotency-key`",
+  },
+  {
+    name: "auth",
+    description: "Registration, login (an HS256 JWT valid for one hour) and the user a bearer token belongs to",
+  },
+];
+
+/**
+ * The licence the API description is published under. The repository has no licence file yet; until it has one,
+ * the document says so rather than claim a licence nobody granted.
+ */
+export const API_LICENSE = { name: "No licence granted yet (all rights reserved)", identifier: "LicenseRef-None" };
 
 function buildDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -170,13 +242,16 @@ function buildDocument() {
     info: {
       title: "Users, products and orders",
       version: "1.0.0",
+      license: API_LICENSE,
       description:
         "The one API every implementation of this project serves. Errors are RFC 9457 problem details; " +
         `their types are ${Object.values(PROBLEMS)
           .map((p) => `\`${p.type}\``)
           .join(", ")}.`,
     },
-    tags: [{ name: "meta" }, { name: "users" }, { name: "products" }, { name: "orders" }, { name: "auth" }],
+    // The document is served by the implementation it describes: requests go to the same origin.
+    servers: [{ url: "/", description: "The implementation serving this document" }],
+    tags: TAGS,
     paths,
     components: {
       schemas: { Problem: jsonSchema(Problem, "output") },
@@ -188,13 +263,28 @@ function buildDocument() {
 /** The document every implementation serves at /openapi.json (built once, on first use). */
 export const openApiDocument: ReturnType<typeof buildDocument> = buildDocument();
 
-/** A small HTML page that renders /openapi.json with Scalar's API reference, from a CDN. */
+/**
+ * Scalar's API reference as one script, read from the installed package: `/docs` loads nothing from the network,
+ * so it works offline. It is inlined into the page (no second route to serve); the three character sequences that
+ * would end or confuse an HTML script element are written as `\x3C`, which means `<` in every place they occur
+ * (strings, regular expressions, template literals).
+ */
+function apiReferenceScript(): string {
+  // The package exports no path to its browser bundle; it sits beside the entry point (dist/browser/).
+  const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
+  return readFileSync(join(dirname(entry), "browser", "standalone.js"), "utf8")
+    .replace(/<(?=\/?script|!--)/gi, "\\x3C")
+    .replace(/\n\/\/# sourceMappingURL=.*$/, "\n");
+}
+
+/** The HTML page every app serves at /docs: Scalar's API reference rendering /openapi.json, from the package. */
 export const docsHtml = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
-<script id="api-reference" data-url="/openapi.json"></script>
-<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@1"></script>
+<div id="api-reference"></div>
+<script>${apiReferenceScript()}</script>
+<script>Scalar.createApiReference("#api-reference", { url: "/openapi.json", withDefaultFonts: false, telemetry: false });</script>
 </body>
 </html>
 `;

@@ -1,5 +1,5 @@
-// The API of ../../../shared/API.md as Zod schemas: one source for validation (every Node app), types, the
-// OpenAPI document, the JSON Schemas of Fastify's JSON-Schema mode and the contract suite's response checks.
+// The API of docs/api.md as Zod schemas: one source for validation (every Node app), types, the OpenAPI
+// document, the JSON Schemas of Fastify's JSON-Schema mode and the contract suite's response checks.
 import { z } from "zod";
 
 // ---- building blocks ---------------------------------------------------------------------------------------
@@ -16,6 +16,20 @@ export const Id = z.guid({ error: "must be a UUID" });
 export const Timestamp = z.iso.datetime({ precision: 3, offset: false, local: false });
 
 /**
+ * What a query parameter means, for the OpenAPI document and docs/api.md: on the wire every query parameter is a
+ * string (digits, `true`/`false`, a comma list), which is what the schemas here validate; client generators should
+ * see an integer with its bounds, a boolean, an array. Validation never reads this registry.
+ */
+export interface QueryParameterMeaning {
+  /** JSON Schema of the value once decoded. */
+  schema: Record<string, unknown>;
+  /** OpenAPI serialisation, when not the default (`form`, exploded). */
+  style?: "form";
+  explode?: boolean;
+}
+export const queryMeaning = z.registry<QueryParameterMeaning>();
+
+/**
  * Query integers: decimal digits only on the wire ("2", not "2.0", "0x2", "1e1" or " 2"), then bounds.
  * A parameter given twice arrives as an array and fails the string check: a 400, as the contract says.
  */
@@ -24,7 +38,8 @@ const queryInt = (min: number, max: number) =>
     .string()
     .regex(/^[0-9]{1,10}$/, { error: "must be a non-negative integer" })
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min).max(max))
+    .register(queryMeaning, { schema: { type: "integer", minimum: min, maximum: max } });
 
 export const MAX_PAGE = 1_000_000;
 export const MAX_LIMIT = 100;
@@ -123,7 +138,18 @@ export const ORDER_INCLUDES = ["user", "product"] as const;
 const Include = text()
   .regex(/^(user|product)(,(user|product))?$/, { error: "must be a comma list of: user, product" })
   .refine((v) => new Set(v.split(",")).size === v.split(",").length, { error: "must not repeat a relation" })
-  .transform((v) => v.split(",") as Array<(typeof ORDER_INCLUDES)[number]>);
+  .transform((v) => v.split(",") as Array<(typeof ORDER_INCLUDES)[number]>)
+  .register(queryMeaning, {
+    schema: {
+      type: "array",
+      items: { type: "string", enum: [...ORDER_INCLUDES] },
+      minItems: 1,
+      maxItems: ORDER_INCLUDES.length,
+      uniqueItems: true,
+    },
+    style: "form",
+    explode: false,
+  });
 
 // ---- auth ---------------------------------------------------------------------------------------------------
 
@@ -156,6 +182,7 @@ export const ListProductsQuery = z
     inStock: z
       .enum(["true", "false"], { error: "must be true or false" })
       .transform((v) => v === "true")
+      .register(queryMeaning, { schema: { type: "boolean" } })
       .optional(),
     sort: z.enum(PRODUCT_SORTS).optional().default("-createdAt"),
   })

@@ -8,7 +8,7 @@
 //
 // The suite also checks the formats themselves, independent of any implementation: a token it signs and a
 // password hash it writes, in the documented formats, are accepted; and what an implementation writes and
-// issues is in those formats. Agreeing with each other is not enough; they must agree with API.md.
+// issues is in those formats. Agreeing with each other is not enough; they must agree with docs/api.md.
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";

@@ -1,7 +1,7 @@
 // Differential parity: one seeded sequence of ~300 requests (reads with random filters, sorts and pages; writes
 // of users, products and orders, status changes, idempotent retries; invalid bodies, unknown ids, bad queries,
 // 405s, malformed JSON), sent in order to fresh instances started for this file only, each on its own fresh copy
-// of the seeded template. Responses are normalised per API.md "Parity" (support/parity-normalise.ts) and must be
+// of the seeded template. Responses are normalised per docs/api.md "Parity" (support/parity-normalise.ts) and must be
 // equal request by request.
 //
 // The first selected implementation is the reference: it runs on two fresh instances, which must agree with

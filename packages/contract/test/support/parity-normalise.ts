@@ -1,4 +1,4 @@
-// Normalises responses for the differential parity check, per API.md "Parity": generated values (new ids,
+// Normalises responses for the differential parity check, per docs/api.md "Parity": generated values (new ids,
 // timestamps, txnId, tokens, request ids) become placeholders, consistently over a whole run, so that two
 // instances that behave alike produce equal normalised runs.
 //
