@@ -272,9 +272,13 @@ export const openApiDocument: ReturnType<typeof buildDocument> = buildDocument()
 function apiReferenceScript(): string {
   // The package exports no path to its browser bundle; it sits beside the entry point (dist/browser/).
   const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
-  return readFileSync(join(dirname(entry), "browser", "standalone.js"), "utf8")
-    .replace(/<(?=\/?script|!--)/gi, "\\x3C")
-    .replace(/\n\/\/# sourceMappingURL=.*$/, "\n");
+  return (
+    readFileSync(join(dirname(entry), "browser", "standalone.js"), "utf8")
+      // Its stylesheet declares web fonts on Scalar's font server; without them the page uses the system's fonts.
+      .replace(/@font-face\s*\{[^{}]*url\(https:\/\/fonts\.scalar\.com\/[^{}]*\}/g, "")
+      .replace(/<(?=\/?script|!--)/gi, "\\x3C")
+      .replace(/\n\/\/# sourceMappingURL=.*$/, "\n")
+  );
 }
 
 /** The HTML page every app serves at /docs: Scalar's API reference rendering /openapi.json, from the package. */
@@ -282,9 +286,9 @@ export const docsHtml = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
-<div id="api-reference"></div>
+<div id="reference"></div>
 <script>${apiReferenceScript()}</script>
-<script>Scalar.createApiReference("#api-reference", { url: "/openapi.json", withDefaultFonts: false, telemetry: false });</script>
+<script>Scalar.createApiReference("#reference", { url: "/openapi.json", defaultOpenAllTags: true, withDefaultFonts: false, telemetry: false });</script>
 </body>
 </html>
 `;

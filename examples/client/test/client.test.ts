@@ -1,0 +1,126 @@
+// The generated client against a running implementation, started as the contract suite starts one (its own
+// process, its own copy of the seeded database): lists with paging and filters, an order placed twice with one
+// idempotency key, login and /auth/me. EXAMPLE_CLIENT_IMPL picks the implementation (default express).
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { Order, OrderList, ProductList, User } from "@api-ref/contract";
+import { selectImplementations } from "@api-ref/contract/implementations";
+import { build, launch, type RunningImplementation } from "@api-ref/contract/launcher";
+import { fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, createApiClient } from "../src/client.ts";
+
+const GENERATED = new URL("../src/generated/openapi.ts", import.meta.url);
+const implName = process.env.EXAMPLE_CLIENT_IMPL ?? "express";
+
+let server: PostgresServer | undefined;
+let running: RunningImplementation | undefined;
+let api: ApiClient;
+let baseUrl: string;
+
+beforeAll(async () => {
+  const [impl] = selectImplementations(implName);
+  if (!impl) throw new Error(`no implementation named ${implName}`);
+  server = await provisionPostgres();
+  const [template] = await Promise.all([prepareTemplate(server, { name: "example_client_template" }), build(impl)]);
+  const databaseUrl = await server.createDatabase("example_client", { template: template.name });
+  running = await launch(impl, { databaseUrl, jwtSecret: randomBytes(32).toString("base64url") });
+  baseUrl = running.url;
+  api = createApiClient({ baseUrl });
+});
+
+afterAll(async () => {
+  await running?.stop();
+  await server?.stop();
+});
+
+describe(`the example client against ${implName}`, () => {
+  it("is what openapi-typescript generates from the served document today (the committed file is current)", async () => {
+    const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as OpenAPI3;
+    const generated = `${COMMENT_HEADER}${astToString(await openapiTS(document, { silent: true }))}`;
+    expect(await readFile(GENERATED, "utf8"), "regenerate it: see examples/client/README.md").toBe(generated);
+  });
+
+  it("lists products a page at a time, filtered and sorted, with numbers and booleans as the API means them", async () => {
+    const query = { page: 2, limit: 5, minPriceCents: 1000, inStock: true, sort: "priceCents" } as const;
+    const { data, error, response } = await api.GET("/products", { params: { query } });
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(200);
+    const page = ProductList.parse(data);
+    expect(page).toMatchObject({ page: 2, limit: 5 });
+    expect(page.data).toHaveLength(5);
+    for (const product of page.data) {
+      expect(product.priceCents).toBeGreaterThanOrEqual(1000);
+      expect(product.stock).toBeGreaterThan(0);
+    }
+    const prices = page.data.map((p) => p.priceCents);
+    expect(prices).toEqual(prices.toSorted((a, b) => a - b));
+
+    // The next page starts where this one ended.
+    const next = ProductList.parse((await api.GET("/products", { params: { query: { ...query, page: 3 } } })).data);
+    expect(next.data[0]?.priceCents).toBeGreaterThanOrEqual(prices.at(-1) ?? 0);
+    expect(next.total).toBe(page.total);
+  });
+
+  it("lists a user's orders with both relations included (`include` sent as one comma list)", async () => {
+    const { data, error } = await api.GET("/orders", {
+      params: { query: { userId: fixtureUsers.buyer.id, include: ["user", "product"], limit: 100 } },
+    });
+    expect(error).toBeUndefined();
+    const page = OrderList.parse(data);
+    expect(page.data.length).toBeGreaterThan(0);
+    for (const order of page.data) {
+      expect(order.userId).toBe(fixtureUsers.buyer.id);
+      expect(order.user?.email).toBe(fixtureUsers.buyer.email);
+      expect(order.product?.id).toBe(order.productId);
+    }
+  });
+
+  it("answers a bad query with the problem the document declares, typed", async () => {
+    const { data, error, response } = await api.GET("/products", { params: { query: { limit: 101 } } });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ type: "/problems/validation-error", status: 400 });
+    expect(error?.errors?.map((e) => e.path)).toEqual(["query.limit"]);
+  });
+
+  it("places an order once when it is sent twice with one idempotency key", async () => {
+    const product = fixtureProducts.unordered;
+    const stockBefore = (await api.GET("/products/{id}", { params: { path: { id: product.id } } })).data?.stock;
+    const key = randomUUID();
+    const body = { userId: fixtureUsers.noOrders.id, productId: product.id, quantity: 3 };
+    const send = () => api.POST("/orders", { body, params: { header: { "idempotency-key": key } } });
+
+    const first = await send();
+    expect(first.response.status).toBe(201);
+    const order = Order.parse(first.data);
+    expect(order).toMatchObject({ ...body, unitPriceCents: product.priceCents, status: "pending" });
+    expect(first.response.headers.get("location")).toBe(`/orders/${order.id}`);
+
+    const retry = await send();
+    expect(retry.response.status).toBe(201);
+    expect(retry.data).toEqual(first.data);
+
+    const stockAfter = (await api.GET("/products/{id}", { params: { path: { id: product.id } } })).data?.stock;
+    expect(stockAfter).toBe((stockBefore ?? Number.NaN) - 3);
+  });
+
+  it("logs in and reads /auth/me with the bearer token; without it, a 401 problem", async () => {
+    const login = await api.POST("/auth/login", {
+      body: { email: fixtureUsers.buyer.email, password: SEED_PASSWORD },
+    });
+    expect(login.response.status).toBe(200);
+    expect(login.data).toMatchObject({ tokenType: "Bearer", expiresIn: 3600 });
+    const token = login.data?.token ?? "";
+
+    const me = await createApiClient({ baseUrl, token }).GET("/auth/me");
+    expect(me.response.status).toBe(200);
+    expect(User.parse(me.data)).toMatchObject({ id: fixtureUsers.buyer.id, email: fixtureUsers.buyer.email });
+
+    const anonymous = await api.GET("/auth/me");
+    expect(anonymous.response.status).toBe(401);
+    expect(anonymous.error).toMatchObject({ type: "/problems/unauthorized", status: 401 });
+  });
+});
