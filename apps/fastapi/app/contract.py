@@ -1,7 +1,7 @@
 """What the app takes from the Node contract as data: build/contract.json, written by scripts/export-contract.ts.
 
-The OpenAPI document, the docs page, the problem catalogue (type, title, status per kind) and the methods of
-every path come from packages/contract, so none of them can drift from what the Node apps serve.
+The OpenAPI document, the docs page (build/docs.html), the problem catalogue (type, title, status per kind) and
+the methods of every path come from packages/contract, so none of them can drift from what the Node apps serve.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 APP_DIR = Path(__file__).resolve().parent.parent
 CONTRACT_FILE = Path(os.environ.get("CONTRACT_FILE", APP_DIR / "build" / "contract.json"))
+DOCS_FILE = CONTRACT_FILE.with_name("docs.html")
 
 
 @cache
@@ -36,8 +37,16 @@ def openapi_document() -> dict[str, Any]:
     return load()["openapi"]
 
 
+@cache
 def docs_html() -> str:
-    return load()["docsHtml"]
+    """Read on first use: 4 MB that a start-up does not need."""
+    try:
+        return DOCS_FILE.read_text("utf-8")
+    except FileNotFoundError:
+        raise RuntimeError(
+            f"{DOCS_FILE} is missing: run `node scripts/export-contract.ts` in apps/fastapi "
+            "(scripts/setup.sh does it) to export the contract from packages/contract"
+        ) from None
 
 
 def wire_parameters(operation_id: str, location: str) -> dict[str, Any] | None:

@@ -1,9 +1,10 @@
 // Writes what the Python app needs from the Node contract, so that FastAPI serves the contract's own OpenAPI
 // document and problem catalogue instead of re-declaring them (run by scripts/setup.sh and as the registry's
 // build step):
-//   build/contract.json            the OpenAPI document, the docs page, the problems, each path's methods, and
+//   build/contract.json            the OpenAPI document, the problems, each path's methods, and
 //                                  each operation's path and query parameters as strings on the wire (the
 //                                  document describes them by meaning: an integer, a boolean, an array)
+//   build/docs.html                the /docs page (4 MB: kept out of contract.json, which the app reads at start)
 //   build/validation-vectors.json  tests/validation-corpus.json run through the Zod schemas (what pytest checks
 //                                  the Pydantic models against)
 // Usage: node scripts/export-contract.ts [--out DIR]
@@ -29,15 +30,15 @@ const outDir = resolve(values.out ?? join(appDir, "build"));
 mkdirSync(outDir, { recursive: true });
 
 /** Whole or not at all: a running app or test may be reading the previous version. */
-function writeJson(name: string, value: unknown) {
+function writeWhole(name: string, text: string) {
   const path = join(outDir, name);
-  writeFileSync(`${path}.${process.pid}.tmp`, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(`${path}.${process.pid}.tmp`, text);
   renameSync(`${path}.${process.pid}.tmp`, path);
 }
+const writeJson = (name: string, value: unknown) => writeWhole(name, `${JSON.stringify(value, null, 2)}\n`);
 
 const contract = {
   openapi: openApiDocument,
-  docsHtml,
   problems: PROBLEMS,
   methodsByPath: Object.fromEntries(methodsByPath),
   wireParameters: Object.fromEntries(
@@ -51,6 +52,7 @@ const contract = {
   ),
 };
 writeJson("contract.json", contract);
+writeWhole("docs.html", docsHtml());
 
 /** The part of a Zod schema this script uses (zod itself is not a dependency of apps/fastapi). */
 interface Schema {
@@ -75,4 +77,6 @@ const vectors = corpus.map((c) => {
     : { ...c, ok: false, paths: fieldErrors(result.error, c.part).map((e) => e.path) };
 });
 writeJson("validation-vectors.json", vectors);
-process.stdout.write(`wrote ${join(outDir, "contract.json")} and validation-vectors.json (${vectors.length} cases)\n`);
+process.stdout.write(
+  `wrote ${join(outDir, "contract.json")}, docs.html and validation-vectors.json (${vectors.length} cases)\n`,
+);

@@ -281,8 +281,14 @@ function apiReferenceScript(): string {
   );
 }
 
-/** The HTML page every app serves at /docs: Scalar's API reference rendering /openapi.json, from the package. */
-export const docsHtml = `<!doctype html>
+let docsPage: string | undefined;
+
+/**
+ * The HTML page every app serves at /docs: Scalar's API reference rendering /openapi.json, from the package. Built
+ * on first use (reading and escaping the 4 MB script takes a noticeable part of a start-up otherwise), then kept.
+ */
+export function docsHtml(): string {
+  docsPage ??= `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
@@ -292,3 +298,5 @@ export const docsHtml = `<!doctype html>
 </body>
 </html>
 `;
+  return docsPage;
+}

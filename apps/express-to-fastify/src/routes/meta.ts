@@ -32,7 +32,7 @@ export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
 
   fastify.get("/openapi.json", async () => openApiDocument);
 
-  fastify.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsHtml));
+  fastify.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsHtml()));
 
   for (const path of ["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"]) {
     refuseOtherMethods(fastify, path);

@@ -55,7 +55,7 @@ export function metaRoutes(services: Services, metrics: HttpMetrics) {
   router
     .route("/docs")
     .get((_req, res) => {
-      res.type("html").send(docsHtml);
+      res.type("html").send(docsHtml());
     })
     .all(methodNotAllowed("/docs"));
 

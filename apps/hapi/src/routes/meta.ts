@@ -27,7 +27,7 @@ export const metaRoutes: Plugin<{ services: Services; metrics: HttpMetrics }> = 
         handler: async (_request, h) => h.response(await metrics.render()).type(metrics.contentType),
       },
       { method: "GET", path: "/openapi.json", handler: () => openApiDocument },
-      { method: "GET", path: "/docs", handler: (_request, h) => h.response(docsHtml).type("text/html") },
+      { method: "GET", path: "/docs", handler: (_request, h) => h.response(docsHtml()).type("text/html") },
     ]);
     server.route<{ Payload: z.output<typeof EchoBody> }>({
       method: "POST",

@@ -50,7 +50,7 @@ export function metaRoutes(services: Services, metrics: HttpMetrics) {
   router
     .get("/docs", (ctx) => {
       ctx.type = "html";
-      ctx.body = docsHtml;
+      ctx.body = docsHtml();
     })
     .all("/docs", methodNotAllowed("/docs"));
 

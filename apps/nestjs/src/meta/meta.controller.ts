@@ -54,6 +54,6 @@ export class MetaController {
   @Get("docs")
   @Header("content-type", "text/html; charset=utf-8")
   docs() {
-    return docsHtml;
+    return docsHtml();
   }
 }
