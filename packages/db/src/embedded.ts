@@ -332,7 +332,7 @@ export async function startEmbeddedServer(settings: string[], options: EmbeddedO
   const user = await postgresUser();
   const baseDir = options.baseDir ?? tmpdir();
   const { installation, note } = user
-    ? await reachableInstallation(shipped, user, options.cacheDir ?? baseDir)
+    ? await reachableInstallation(shipped, user, options.cacheDir ?? tmpdir())
     : { installation: shipped, note: undefined };
   const bin = (name: string) => join(installation.nativeDir, "bin", name);
 
