@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CellResult, type ScenarioInfo, summarise, type TargetInfo } from "../src/results.ts";
-import { median, pairedRatios, percentile, ratio, spread, summariseLatencies } from "../src/stats.ts";
+import { median, pairedInterval, percentile, ratio, spread, summariseLatencies, tQuantile975 } from "../src/stats.ts";
 
 describe("statistics on known inputs", () => {
   it("median of odd and even counts, ignoring values that are not finite", () => {
@@ -21,12 +21,21 @@ describe("statistics on known inputs", () => {
     expect(ratio(1, Number.NaN)).toBeNaN();
   });
 
-  it("pairs ratios repeat by repeat and reports their spread", () => {
+  it("pairs ratios repeat by repeat: 95% t-interval on their logarithms", () => {
     // repeat 1: 5000/10000 = 0.5, repeat 2: 6000/10000 = 0.6, repeat 3: 4400/8000 = 0.55
-    const r = pairedRatios([5_000, 6_000, 4_400], [10_000, 10_000, 8_000]);
-    expect(r.median).toBeCloseTo(0.55);
-    expect(r.min).toBeCloseTo(0.5);
-    expect(r.max).toBeCloseTo(0.6);
+    const r = pairedInterval([5_000, 6_000, 4_400], [10_000, 10_000, 8_000]);
+    // mean of the logs −0.6006 → 0.5485; sd 0.0912, t(2) = 4.303: ± 0.2265 in log → 0.4373–0.6879
+    expect(r.value).toBeCloseTo(0.5485, 3);
+    expect(r.low).toBeCloseTo(0.4373, 3);
+    expect(r.high).toBeCloseTo(0.6879, 3);
+    expect(r.halfWidth).toBeCloseTo(0.2542, 3);
+    expect(r.n).toBe(3);
+    // identical ratios: no width; one pair: a value but no interval; a missing side is skipped
+    expect(pairedInterval([2, 4], [1, 2])).toMatchObject({ value: 2, low: 2, high: 2, halfWidth: 0, n: 2 });
+    expect(pairedInterval([2], [1]).halfWidth).toBeNaN();
+    expect(pairedInterval([2, Number.NaN, 3], [1, 1, 1.5]).n).toBe(2);
+    expect(tQuantile975(1)).toBe(12.706);
+    expect(tQuantile975(100)).toBe(1.96);
   });
 
   it("nearest-rank percentiles", () => {
@@ -98,8 +107,11 @@ describe("summary rows", () => {
     const fast = rows.find((r) => r.target === "fast");
     expect(fast?.rps).toEqual({ median: 10_800, min: 10_000, max: 11_000, n: 3 });
     // 10000/20000 = 0.5, 10800/18000 = 0.6, 11000/22000 = 0.5
-    expect(fast?.rpsRatio.median).toBeCloseTo(0.5);
-    expect(fast?.rpsRatio.max).toBeCloseTo(0.6);
+    // the geometric mean of the paired ratios, (0.5 × 0.6 × 0.5)^(1/3)
+    expect(fast?.rpsRatio.value).toBeCloseTo(Math.cbrt(0.5 * 0.6 * 0.5));
+    expect(fast?.rpsRatio.n).toBe(3);
+    expect(fast?.rpsRatio.low).toBeLessThan(0.5);
+    expect(fast?.rpsRatio.high).toBeGreaterThan(0.6);
     expect(fast?.p99Ratio).toBeCloseTo(18 / 9);
     const broken = rows.find((r) => r.target === "broken");
     expect(broken?.status).toBe("failed");

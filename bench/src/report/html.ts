@@ -1,7 +1,7 @@
 // report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context,
 // a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
 import type { Results, SummaryRow } from "../results.ts";
-import { isNum, mb, ms, num, pct, ratioWithRange, times, withRange } from "./format.ts";
+import { isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
 
 const esc = (text: string) =>
   text.replace(
@@ -111,7 +111,7 @@ function throughputChart(title: string, rows: SummaryRow[]): string {
       text:
         row.role === "baseline"
           ? `${num(row.rps.median)} req/s`
-          : `${num(row.rps.median)} req/s · ${times(row.rpsRatio.median)}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
+          : `${num(row.rps.median)} req/s · ${times(row.headline === "cpu-per-request" ? row.cpuRatio.value : row.rpsRatio.value)}${row.headline === "cpu-per-request" ? " (CPU/req)" : ""}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
       color: row.role === "baseline" ? COLORS.baseline : COLORS.impl,
       ...(row.status === "failed" ? { failed: row.failure ?? "failed" } : {}),
     })),
@@ -137,11 +137,16 @@ function memoryChart(r: Results): string {
   return barChart("Resident memory (MB): idle after start-up, and peak under load (highest of any scenario)", bars);
 }
 
+/** The ratio a reader should quote is bold. */
+const mark = (row: SummaryRow, which: SummaryRow["headline"], text: string) =>
+  row.headline === which ? `<strong title="${esc(row.headlineReason)}">${text}</strong>` : text;
+
 function table(rows: SummaryRow[], database: boolean): string {
   const head = [
     "implementation",
     "req/s median (min–max)",
-    "× baseline (min–max)",
+    "× baseline req/s (95% CI)",
+    "× baseline CPU/req (95% CI)",
     "p50 ms",
     "p90 ms",
     "p99 ms",
@@ -150,6 +155,7 @@ function table(rows: SummaryRow[], database: boolean): string {
     "peak RSS MB",
     "server CPU",
     "CPU µs/req",
+    "PG µs/req",
     "load gen CPU",
   ];
   const body = rows.map((row) => {
@@ -162,7 +168,8 @@ function table(rows: SummaryRow[], database: boolean): string {
       : "";
     const cells = [
       withRange(row.rps) + flag,
-      row.role === "baseline" ? "1.00×" : ratioWithRange(row.rpsRatio),
+      row.target === row.baseline ? "1.00×" : mark(row, "throughput", ratioWithInterval(row.rpsRatio)),
+      row.target === row.baseline ? "1.00×" : mark(row, "cpu-per-request", ratioWithInterval(row.cpuRatio)),
       ms(row.p50.median),
       ms(row.p90.median),
       ms(row.p99.median),
