@@ -47,6 +47,22 @@ export const BASELINES: readonly Baseline[] = [
     baselineFor: "database",
     layer: "data-access",
   },
+  {
+    name: "raw-asgi",
+    framework: "raw-asgi",
+    variant: "baseline: raw ASGI on uvicorn + the FastAPI app's asyncpg data access, no framework",
+    language: "python",
+    dir: "apps/fastapi",
+    // FastAPI's own build (the contract export its problem catalogue reads); run once for both.
+    build: { command: process.execPath, args: ["scripts/export-contract.ts"] },
+    start: {
+      command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`,
+      args: [`${REPO_ROOT}bench/baselines/raw_asgi.py`],
+      env: { PYTHONPATH: "." },
+    },
+    baselineFor: "database",
+    layer: "data-access",
+  },
 ];
 
 /** The limit baseline of a kind of scenario: every ratio is taken to it. */
