@@ -20,7 +20,6 @@ from urllib.parse import parse_qs
 
 import orjson
 import uvicorn
-
 from app.data import auth, orders, products, users
 from app.db import Database, create_pool
 from app.errors import DATABASE_UNAVAILABLE
@@ -183,7 +182,7 @@ class RawApp:
         except DATABASE_UNAVAILABLE:
             problem = ProblemError("unavailable", "The database cannot be reached; try again shortly.")
             status, body, extra, content_type = problem.status, problem.to_json(), {}, b"application/problem+json"
-        except Exception as error:  # noqa: BLE001 — any other error is a 500 problem, logged
+        except Exception as error:  # any other error is a 500 problem, logged
             print(f"raw-asgi: {error!r}", file=sys.stderr)
             problem = ProblemError("internal", "An unexpected error occurred.")
             status, body, extra, content_type = problem.status, problem.to_json(), {}, b"application/problem+json"
@@ -290,9 +289,7 @@ class RawApp:
     async def get_product(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
         return 200, await products.get_product(self.database, ident(groups[0])), {}
 
-    async def update_product(
-        self, groups: Any, _q: Any, receive: Any, headers: Any
-    ) -> tuple[int, Any, dict[str, str]]:
+    async def update_product(self, groups: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
         key = ident(groups[0])
         changes = product_fields(await self.json_body(receive, headers), False)
         return 200, await products.update_product(self.database, key, changes), {}
