@@ -484,7 +484,9 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
       const reached = Number.isFinite(widest.halfWidth)
         ? `±${(widest.halfWidth * 100).toFixed(1)}% (widest: ${widest.target})`
         : "no interval yet";
-      const precise = !(widest.halfWidth > options.precision);
+      // No interval yet (one pair) is not precise; none after two rounds means no ratio can be had (a baseline
+      // failed): more rounds would not help.
+      const precise = Number.isFinite(widest.halfWidth) ? widest.halfWidth <= options.precision : repeat >= 2;
       if (precise || repeat >= options.maxRepeats) {
         io.log(
           `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}: ${repeat} repeat(s), precision ${reached}${precise ? "" : ` — wanted ±${(options.precision * 100).toFixed(1)}%, stopped at --max-repeats`}`,

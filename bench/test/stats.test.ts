@@ -165,3 +165,51 @@ describe("summary rows", () => {
     expect(broken?.failure).toContain("verification failed (3/3): GET / → status 500");
   });
 });
+
+describe("when a scenario has repeated enough", () => {
+  const cell = (target: string, repeat: number, rps: number, saturated = false): CellResult => ({
+    scenario: "hello",
+    connections: 100,
+    repeat,
+    target,
+    position: 1,
+    outcome: {
+      durationS: 5,
+      completed: rps * 5,
+      requestsPerSecond: rps,
+      statusCounts: { 200: rps * 5 },
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+      latency: { p50: 1, p90: 2, p99: 3, max: 4, mean: 1, count: rps * 5 },
+    },
+    // CPU per request steady at 50 µs for the baseline and 100 µs for both implementations
+    server: { cpuCores: 1, cpuSeconds: 1, peakRssBytes: 1, cpuMicrosPerRequest: target === "base" ? 50 : 100 },
+    loadGenerator: { cpuCores: saturated ? 0.95 : 0.5, saturated },
+  });
+
+  it("takes the widest headline interval, in CPU per request where the load generator saturated", async () => {
+    const { widestInterval } = await import("../src/run.ts");
+    const cells = [
+      ...[10_000, 10_000, 10_000].map((rps, i) => cell("base", i + 1, rps)),
+      // steady: 0.5 in every repeat
+      ...[5_000, 5_000, 5_000].map((rps, i) => cell("steady", i + 1, rps)),
+      // wandering throughput: 0.4, 0.6, 0.5
+      ...[4_000, 6_000, 5_000].map((rps, i) => cell("wandering", i + 1, rps)),
+    ];
+    const widest = widestInterval(cells, "hello", 100, ["base", "steady", "wandering"], "base");
+    expect(widest.target).toBe("wandering");
+    expect(widest.halfWidth).toBeGreaterThan(0.5);
+    // the same throughput, but the load generator saturated: the steady CPU ratio (0.5 every time) is the headline
+    const saturated = cells.map((c) =>
+      c.target === "wandering" ? { ...c, loadGenerator: { cpuCores: 0.95, saturated: true } } : c,
+    );
+    expect(widestInterval(saturated, "hello", 100, ["base", "wandering"], "base").halfWidth).toBe(0);
+    // a discarded (disturbed, re-run) cell does not count
+    const discarded = [
+      ...cells.filter((c) => c.target !== "wandering"),
+      { ...cell("wandering", 1, 1_000), discarded: "disturbed" },
+    ];
+    expect(widestInterval(discarded, "hello", 100, ["base", "wandering"], "base").halfWidth).toBeNaN();
+  });
+});
