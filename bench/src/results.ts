@@ -310,7 +310,11 @@ export function summarise(
           cpuMicrosPerRequest: spread(fig(counted, cpuOf)),
           loadGeneratorCpuCores: spread(fig(counted, (c) => c.loadGenerator?.cpuCores)),
           postgresMicrosPerRequest: pg,
-          beatsBaselineOnPostgres: baselineOk && target.name !== scenario.baseline && pg.median < 0.95 * base.pg,
+          beatsBaselineOnPostgres:
+            scenario.kind === "database" &&
+            baselineOk &&
+            target.name !== scenario.baseline &&
+            pg.median < 0.95 * base.pg,
           disturbed: counted.filter((c) => c.disturbed).length,
           loadGeneratorSaturated: counted.some((c) => c.loadGenerator?.saturated),
           belowRate: counted.some(

@@ -482,7 +482,7 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
         ctx.baseline,
       );
       const reached = Number.isFinite(widest.halfWidth)
-        ? `±${(widest.halfWidth * 100).toFixed(1)}% (widest: ${widest.target})`
+        ? `${widest.halfWidth >= 10 ? ">±999%" : `±${(widest.halfWidth * 100).toFixed(1)}%`} (widest: ${widest.target})`
         : "no interval yet";
       // No interval yet (one pair) is not precise; none after two rounds means no ratio can be had (a baseline
       // failed): more rounds would not help.

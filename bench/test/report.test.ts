@@ -120,6 +120,10 @@ function fixtureResults(): Results {
             cpuMicrosPerRequest: 1e6 / value,
           },
           loadGenerator: { cpuCores: target === "node-http" ? 0.95 : 0.6, saturated: target === "node-http" },
+          // PostgreSQL CPU per request: express's is below the raw baseline's (flagged ◆)
+          ...(scenario === "user-by-id"
+            ? { postgres: { cpuCores: 0.3, cpuMicrosPerRequest: target === "express" ? 25 : 30 } }
+            : {}),
           ...(target === "broken" && i === 1 ? { failure: "12 unexpected non-2xx responses (12× 500)" } : {}),
         });
       }
@@ -239,6 +243,10 @@ describe("report files", () => {
     expect(md).toMatch(/\| broken \| \*\*FAILED\*\*: 12 unexpected non-2xx responses/);
     expect(md).toMatch(/\| \*node-http\* \(baseline\) \| 20,000 \(19,000–21,000\) ⚠ \|/);
     expect(md).toContain("⚠ The load generator used at least 90% of its core");
+    expect(md).toMatch(/\| express \| 4,000 .*\| 25\.0 ◆ \|/);
+    expect(md).toContain("◆ Less PostgreSQL CPU per request than the raw baseline");
+    const flagged = (await readFile(files.json, "utf8")).match(/"beatsBaselineOnPostgres": ?true/g);
+    expect(flagged).toHaveLength(1);
   });
 });
 

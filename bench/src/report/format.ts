@@ -37,4 +37,5 @@ export function ratioWithInterval(i: Interval): string {
 }
 
 /** "±4.8%" — the interval's relative half-width. */
-export const precisionOf = (i: Interval) => (isNum(i.halfWidth) ? `±${(i.halfWidth * 100).toFixed(1)}%` : "–");
+export const precisionOf = (i: Interval) =>
+  !isNum(i.halfWidth) ? "–" : i.halfWidth >= 10 ? ">±999%" : `±${(i.halfWidth * 100).toFixed(1)}%`;
