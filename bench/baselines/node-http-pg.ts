@@ -289,38 +289,38 @@ async function createOrder(res: Parameters<typeof sendJson>[0], body: Row) {
   if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
   if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
   const quantity = int(body, "quantity", 1, 100, true) as number;
+  // The stock taken and the order recorded in one statement (one round trip, atomic by itself, no BEGIN/COMMIT):
+  // the conditional decrement never oversells, and inserts only when there was enough stock.
+  let rows: Row[];
   try {
-    const order = await transaction(async (client) => {
-      // A conditional decrement never oversells; it also tells whether there was enough stock.
-      const taken = await query<{ price_cents: number }>(
-        client,
-        "UPDATE products SET stock = stock - $1, updated_at = now() WHERE id = $2 AND stock >= $1 RETURNING price_cents",
-        [quantity, productId],
-      );
-      const price = taken.rows[0]?.price_cents;
-      if (price === undefined) {
-        const [product, user] = await Promise.all([
-          query<{ stock: number }>(client, "SELECT stock FROM products WHERE id = $1", [productId]),
-          query(client, "SELECT id FROM users WHERE id = $1", [userId]),
-        ]);
-        if (!product.rows[0]) throw unknownReference("productId", productId);
-        if (!user.rows[0]) throw unknownReference("userId", userId);
-        throw new Problem("conflict", `Only ${product.rows[0].stock} left in stock; ${quantity} requested.`, [
-          { path: "body.quantity", message: "exceeds the stock left" },
-        ]);
-      }
-      const { rows } = await query(
-        client,
-        `INSERT INTO orders (user_id, product_id, quantity, unit_price_cents, total_cents) VALUES ($1, $2, $3, $4, $5) RETURNING ${ORDER_COLUMNS}`,
-        [userId, productId, quantity, price, price * quantity],
-      );
-      return toOrder(rows[0] as Row);
-    });
-    sendJson(res, 201, order, { location: `/orders/${order.id}` });
+    ({ rows } = await query(
+      pool,
+      `WITH taken AS (
+         UPDATE products SET stock = stock - $3, updated_at = now() WHERE id = $2 AND stock >= $3 RETURNING price_cents
+       )
+       INSERT INTO orders (user_id, product_id, quantity, unit_price_cents, total_cents)
+       SELECT $1::uuid, $2::uuid, $3, price_cents, price_cents::bigint * $3 FROM taken
+       RETURNING ${ORDER_COLUMNS}`,
+      [userId, productId, quantity],
+    ));
   } catch (error) {
     if (pgCode(error) === "23503") throw unknownReference("userId", userId);
     throw error;
   }
+  if (!rows[0]) {
+    // Nothing taken: an unknown product or user is a 422 whatever the stock; only then is a shortage a 409.
+    const [product, user] = await Promise.all([
+      query<{ stock: number }>(pool, "SELECT stock FROM products WHERE id = $1", [productId]),
+      query(pool, "SELECT id FROM users WHERE id = $1", [userId]),
+    ]);
+    if (!product.rows[0]) throw unknownReference("productId", productId);
+    if (!user.rows[0]) throw unknownReference("userId", userId);
+    throw new Problem("conflict", `Only ${product.rows[0].stock} left in stock; ${quantity} requested.`, [
+      { path: "body.quantity", message: "exceeds the stock left" },
+    ]);
+  }
+  const order = toOrder(rows[0]);
+  sendJson(res, 201, order, { location: `/orders/${order.id}` });
 }
 
 async function updateOrderStatus(res: Parameters<typeof sendJson>[0], key: string, body: Row) {
