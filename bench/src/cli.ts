@@ -2,6 +2,7 @@
 // and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options.
 import { join } from "node:path";
 import { REPO_ROOT } from "@api-ref/contract/implementations";
+import { ProvisionError } from "@api-ref/db/provision";
 import { type BenchOptions, estimateSeconds, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
@@ -46,7 +47,15 @@ const what =
 log(
   `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s), ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
 );
-const results = await runBench(bench, { progress, log });
+let results: Awaited<ReturnType<typeof runBench>>;
+try {
+  results = await runBench(bench, { progress, log });
+} catch (error) {
+  // No PostgreSQL to measure against: the reason in one line, not a stack trace.
+  if (!(error instanceof ProvisionError)) throw error;
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exit(1);
+}
 const dir = bench.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(new Date(results.startedAt)));
 const files = await writeReports(results, dir);
 
