@@ -70,6 +70,13 @@ if (values.url) {
   env.JWT_SECRET = jwtSecret ?? "";
   env.DATABASE_URL = databaseUrl ?? "";
 }
+// Reporters given after -- replace the config's; the matrix (and the count of checks not made) stays.
+const matrix = fileURLToPath(new URL("../test/matrix-reporter.ts", import.meta.url));
+if (
+  rest.some((a) => a === "--reporter" || a.startsWith("--reporter=")) &&
+  !rest.some((a) => a.includes("matrix-reporter"))
+)
+  rest.push(`--reporter=${matrix}`);
 const config = fileURLToPath(new URL("../vitest.config.ts", import.meta.url));
 const result = spawnSync("vitest", ["run", "--config", config, ...rest], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

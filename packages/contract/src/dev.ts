@@ -98,7 +98,7 @@ const listening = (async () => {
 })();
 if (await Promise.race([listening, exited.then(() => false)])) {
   console.log(
-    `${impl.name} on http://${host}:${port} (docs at /docs); Ctrl-C stops it${ownDatabase ? " and its database" : ""}`,
+    `${impl.name} on http://${host}:${port} (docs at /docs), database ${databaseUrl}; Ctrl-C stops it${ownDatabase ? " and its database" : ""}`,
   );
 }
 const code = await exited;
