@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { provisionPostgres } from "../packages/db/src/provision.ts";
+import { ProvisionError, provisionPostgres } from "../packages/db/src/provision.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const usage =
@@ -42,7 +42,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
 }
 
-const server = await provisionPostgres();
+const server = await provisionPostgres().catch((error: unknown) => {
+  if (!(error instanceof ProvisionError)) throw error;
+  log(`error: ${error.message}`);
+  process.exit(1);
+});
 let app: ChildProcess | undefined;
 let status = 1;
 try {

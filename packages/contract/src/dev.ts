@@ -53,7 +53,7 @@ const databaseUrl = ownDatabase ? await server.createDatabase("api_ref_dev") : s
 await applyMigrations(databaseUrl);
 try {
   const counts = await seedDatabase(databaseUrl);
-  console.log(`seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders`);
+  console.log(`seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders into ${databaseUrl}`);
 } catch (error) {
   console.log(`not seeding: ${(error as Error).message}`);
 }
@@ -98,7 +98,7 @@ const listening = (async () => {
 })();
 if (await Promise.race([listening, exited.then(() => false)])) {
   console.log(
-    `${impl.name} on http://${host}:${port} (docs at /docs), database ${databaseUrl}; Ctrl-C stops it${ownDatabase ? " and its database" : ""}`,
+    `${impl.name} on http://${host}:${port} (docs at /docs); Ctrl-C stops it${ownDatabase ? " and its database" : ""}`,
   );
 }
 const code = await exited;

@@ -15,8 +15,7 @@ import pg from "pg";
 export const NEEDS = {
   database: "needs the server's database: pass --database-url URL (or set DATABASE_URL)",
   jwtSecret: "needs the server's JWT secret: pass --jwt-secret SECRET (or set JWT_SECRET)",
-  ownInstances:
-    "starts fresh instances of registered implementations on databases of its own: runs with --impl, never with --url",
+  ownInstances: "starts registered implementations itself: runs with --impl, never with --url",
 } as const;
 
 export interface UrlTarget {
