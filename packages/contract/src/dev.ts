@@ -53,7 +53,7 @@ const databaseUrl = ownDatabase ? await server.createDatabase("api_ref_dev") : s
 await applyMigrations(databaseUrl);
 try {
   const counts = await seedDatabase(databaseUrl);
-  console.log(`seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders`);
+  console.log(`seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders into ${databaseUrl}`);
 } catch (error) {
   console.log(`not seeding: ${(error as Error).message}`);
 }
