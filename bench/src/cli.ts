@@ -2,13 +2,14 @@
 // and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options.
 import { join } from "node:path";
 import { REPO_ROOT } from "@api-ref/contract/implementations";
-import { fitToBudget, parseOptions, USAGE, UsageError } from "./options.ts";
+import { ProvisionError } from "@api-ref/db/provision";
+import { type BenchOptions, estimateSeconds, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
 import { runBench } from "./run.ts";
-import { connectionsFor, type ScenarioName, scenarios } from "./scenarios.ts";
-import { baselineFor } from "./targets.ts";
+import { connectionsFor, scenarios } from "./scenarios.ts";
+import { targetsOfScenario } from "./targets.ts";
 
 let options: ReturnType<typeof parseOptions>;
 try {
@@ -23,35 +24,39 @@ if (options === "help") {
   process.exit(0);
 }
 
+const bench: BenchOptions = options;
 {
-  // Every implementation on every scenario, plus each scenario's baseline, at each connection count and repeat.
-  const { impls, connections, repeats } = options;
-  const cellsOf = (s: ScenarioName) => (impls.length + 1) * connectionsFor(scenarios[s], connections).length * repeats;
-  const cells = options.scenarios.reduce((n, s) => n + cellsOf(s), 0);
-  // Scenarios with a minimum length (auth-login) cost it whatever the fit: counted apart.
-  const fixed = options.scenarios.filter((s) => scenarios[s].minDurationS !== undefined);
-  const fixedCells = fixed.reduce((n, s) => n + cellsOf(s), 0);
-  const measuredSeconds = fixed.reduce((n, s) => n + cellsOf(s) * (scenarios[s].minDurationS ?? 0), 0);
-  const baselines = new Set(options.scenarios.map((s) => baselineFor(scenarios[s].kind).name)).size;
-  const fitted = fitToBudget(options, options.impls.length + baselines, cells - fixedCells, {
-    cells: fixedCells,
-    measuredSeconds,
-  });
-  if (fitted.durationS !== options.durationS) {
-    process.stderr.write(
-      `bench: ${cells} cells would not fit the ${options.budgetMinutes}-minute budget at ${options.warmupS} s + ${options.durationS} s each; using ${fitted.warmupS} s + ${fitted.durationS} s (--duration 5 --warmup 2 for the long cells, --budget to change it)\n`,
-    );
-  }
-  options = fitted;
+  // Every implementation on every scenario, plus the scenario's baselines, at each connection count and repeat.
+  const plan = bench.scenarios.map((s) => ({
+    targets: targetsOfScenario(bench, s).length,
+    connections: connectionsFor(scenarios[s], bench.connections).length,
+    ...(scenarios[s].minDurationS !== undefined ? { minDurationS: scenarios[s].minDurationS } : {}),
+  }));
+  const everyTarget = new Set(bench.scenarios.flatMap((s) => targetsOfScenario(bench, s))).size;
+  const { min, max } = estimateSeconds(bench, plan, everyTarget);
+  const minutes = (seconds: number) => `${Math.round(seconds / 60)} min`;
+  process.stderr.write(
+    `bench: estimated ${minutes(min)} at ${bench.repeats} repeat(s)${max > min ? `, up to ${minutes(max)} if cells need more repeats for ±${Math.round(bench.precision * 100)}% (at most ${bench.maxRepeats}${bench.budgetMinutes ? `, within the ${bench.budgetMinutes}-minute budget` : ""})` : ""}\n`,
+  );
 }
 const started = performance.now();
 const progress = new Progress();
 const log = (message: string) => progress.log(message);
+const what =
+  bench.targets.length > 0 ? bench.targets.map((t) => `${t.name} at ${t.url}`) : bench.impls.map((i) => i.name);
 log(
-  `bench: ${options.impls.map((i) => i.name).join(", ")} × ${options.scenarios.length} scenarios × ${options.connections.join("/")} connections × ${options.repeats} repeat(s), ${options.warmupS} s warm-up + ${options.durationS} s each${options.smoke ? " (smoke)" : ""}`,
+  `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s), ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
 );
-const results = await runBench(options, { progress, log });
-const dir = options.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(new Date(results.startedAt)));
+let results: Awaited<ReturnType<typeof runBench>>;
+try {
+  results = await runBench(bench, { progress, log });
+} catch (error) {
+  // No PostgreSQL to measure against: the reason in one line, not a stack trace.
+  if (!(error instanceof ProvisionError)) throw error;
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exit(1);
+}
+const dir = bench.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(new Date(results.startedAt)));
 const files = await writeReports(results, dir);
 
 process.stdout.write(`\n${renderMarkdown(results)}\n`);

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { type Implementation, implementations } from "@api-ref/contract/implementations";
 import { parseScale } from "@api-ref/db/seed";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "./scenarios.ts";
+import { BASELINES } from "./targets.ts";
 
 export const CONNECTION_CHOICES = [25, 100, 200, 300] as const;
 
@@ -14,17 +15,29 @@ export interface BenchOptions {
   connections: number[];
   durationS: number;
   warmupS: number;
-  /** The default run's time budget in minutes; per-cell times shrink (never below 1 s) to fit it. */
+  /** Extra repeats (beyond --repeats) are run only while the whole run's projected length stays within this. */
   budgetMinutes: number | undefined;
+  /** Repeats every cell gets at least. */
   repeats: number;
+  /** Repeats a cell may get while its headline ratios' 95% intervals are wider than ±precision. */
+  maxRepeats: number;
+  /** Wanted relative half-width of each headline ratio's 95% confidence interval (0.05 = ±5%). */
+  precision: number;
+  /** Server processes per implementation and baseline (node:cluster, uvicorn workers); the pool is divided. */
+  workers: number;
+  /** Already-running servers to measure instead of starting any (--target name=URL). */
+  targets: Array<{ name: string; url: string }>;
   /** Fixed-rate mode (requests per second), or undefined for as-fast-as-possible. */
   rate: number | undefined;
   pipelining: number;
   scale: number;
+  /** DB_POOL_SIZE in all: each of `workers` processes gets poolSize / workers. */
   poolSize: number;
   /** Requests checked per scenario and server before measuring. */
   verifySample: number;
   smoke: boolean;
+  /** --all: every registered implementation and every scenario. */
+  all: boolean;
   pin: boolean;
   /** Where results go (default bench/results/<timestamp>). */
   outDir: string | undefined;
@@ -32,7 +45,26 @@ export interface BenchOptions {
 
 export class UsageError extends Error {}
 
-export const DEFAULT_BUDGET_MINUTES = 15;
+/** The implementations a default run measures: the design's core set (--all or --impl for the others). */
+export const CORE_IMPLEMENTATIONS = [
+  "express",
+  "fastify-zod",
+  "fastify-json-schema",
+  "nestjs-express",
+  "nestjs-fastify",
+] as const;
+/**
+ * The scenarios a default run measures, one per kind of cost: hello (the framework's own per-request cost),
+ * echo (body parsing and serialisation), user-by-id (a single-row read through the data access), orders-list
+ * (a page with relations: the ORM's query strategy) and order-create (a transactional write). The others repeat
+ * one of these costs (health and metrics like hello, product-by-id like user-by-id, products-list like
+ * orders-list, crud-mix a mix of them) or measure scrypt rather than the framework (auth-login); --all runs them.
+ */
+export const DECIDING_SCENARIOS = ["hello", "echo", "user-by-id", "orders-list", "order-create"] as const;
+
+export const DEFAULT_BUDGET_MINUTES = 20;
+export const DEFAULT_MAX_REPEATS = 10;
+export const DEFAULT_PRECISION = 0.05;
 /** What a run costs besides its cells: provisioning and seeding, and per target a build, start and verification. */
 const FIXED_SECONDS = 20;
 const PER_TARGET_SECONDS = 6;
@@ -40,52 +72,49 @@ const PER_TARGET_SECONDS = 6;
  * Per cell besides warm-up and measurement (drains, restock, samplers, setting up 100 connections): measured
  * 0.1–0.4 s on framework cells and 0.6–1 s on database cells.
  */
-const PER_CELL_SECONDS = 0.8;
-const MIN_WARMUP_S = 0.5;
+export const PER_CELL_SECONDS = 0.8;
 
-/**
- * Fits warm-up and measured time into the budget when they were not given: full 2 s + 5 s while the run fits,
- * else both shrink in the same proportion, never below 0.5 s of warm-up and 1 s of measurement. With every
- * implementation registered a default run stays near its budget; `--duration 5` asks for the long cells anyway.
- */
-export function fitToBudget(
-  options: BenchOptions,
+/** How long a run takes: the seconds at its least repeats, and at its most (max repeats, or the budget). */
+export function estimateSeconds(
+  options: Pick<BenchOptions, "warmupS" | "durationS" | "repeats" | "maxRepeats" | "budgetMinutes">,
+  plan: Array<{ targets: number; connections: number; minDurationS?: number }>,
   targets: number,
-  cells: number,
-  /** Cells whose measured length is fixed (a scenario's minDurationS), not among `cells`, and their seconds. */
-  fixed: { cells: number; measuredSeconds: number } = { cells: 0, measuredSeconds: 0 },
-): BenchOptions {
-  if (options.budgetMinutes === undefined || cells === 0) return options;
-  const fixedSeconds = fixed.measuredSeconds + fixed.cells * (MIN_WARMUP_S + PER_CELL_SECONDS);
-  const perCell =
-    (options.budgetMinutes * 60 - FIXED_SECONDS - PER_TARGET_SECONDS * targets - fixedSeconds) / cells -
-    PER_CELL_SECONDS;
-  const full = options.warmupS + options.durationS;
-  if (perCell >= full) return options;
-  const scale = Math.max(0, perCell) / full;
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return {
-    ...options,
-    warmupS: round(Math.max(MIN_WARMUP_S, options.warmupS * scale)),
-    durationS: round(Math.max(1, options.durationS * scale)),
-  };
+): { min: number; max: number } {
+  const perRepeat = plan.reduce(
+    (n, s) =>
+      n +
+      s.targets *
+        s.connections *
+        (options.warmupS + Math.max(options.durationS, s.minDurationS ?? 0) + PER_CELL_SECONDS),
+    0,
+  );
+  const fixed = FIXED_SECONDS + PER_TARGET_SECONDS * targets;
+  const min = fixed + perRepeat * options.repeats;
+  const most = fixed + perRepeat * options.maxRepeats;
+  const budget = options.budgetMinutes === undefined ? Number.POSITIVE_INFINITY : options.budgetMinutes * 60;
+  return { min, max: Math.max(min, Math.min(most, budget)) };
 }
 
 export const USAGE = `usage: pnpm bench [options]
 
-  --impl NAME[,NAME...]      implementations to measure (default: every registered one: ${implementations.map((i) => i.name).join(", ")})
-  --scenario NAME[,NAME...]  scenarios (default: all): ${SCENARIO_NAMES.join(", ")}
+  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")})
+  --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
+  --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
-  --duration S               measured seconds per cell (default 5, shortened to fit --budget; smoke 1; auth-login at least 3)
-  --warmup S                 warm-up seconds before each measured run (default 2, shortened to fit --budget; smoke 0)
-  --budget MIN               time budget of a run without --duration/--warmup (default 15 minutes)
-  --repeats N                runs of each cell, implementations interleaved (default 3; smoke 1)
+  --duration S               measured seconds per cell (default 5; smoke 0.5; auth-login at least 3)
+  --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
+  --repeats N                runs of each cell at least, implementations interleaved (default 3; smoke 2)
+  --max-repeats N            runs of each cell at most, while a headline ratio is less precise than --precision (default ${DEFAULT_MAX_REPEATS}; smoke 2)
+  --precision P              wanted half-width of each headline ratio's 95% interval, in % or as a fraction (default 5%)
+  --budget MIN               extra repeats only while the run stays within MIN minutes (default ${DEFAULT_BUDGET_MINUTES}; none with --all)
+  --workers N                server processes per implementation and baseline (node:cluster, uvicorn workers; default 1)
+  --target NAME=URL[,...]    measure servers already running elsewhere (registered implementation or baseline names)
   --rate R                   fixed rate in requests/s: latency without coordinated omission, instead of max throughput
   --pipelining N             requests in flight per connection (default 1; not with --rate or crud-mix)
   --scale X                  seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)
-  --pool-size N              DB_POOL_SIZE given to every implementation and baseline (default 10)
+  --pool-size N              database connections per implementation and baseline, divided among its workers (default 10)
   --verify-sample N          requests checked against the contract per scenario and server (default 24; smoke 12)
-  --smoke                    every scenario and implementation, about a second each, one repeat, no warm-up (for CI)
+  --smoke                    every scenario and implementation, half a second each, two repeats, no warm-up (for CI)
   --no-pin                   do not pin the server and the load generator to separate cores
   --out DIR                  results directory (default bench/results/<timestamp>)
   -h, --help                 this text`;
@@ -120,6 +149,11 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
         warmup: { type: "string" },
         budget: { type: "string" },
         repeats: { type: "string" },
+        "max-repeats": { type: "string" },
+        precision: { type: "string" },
+        workers: { type: "string" },
+        target: { type: "string" },
+        all: { type: "boolean" },
         rate: { type: "string" },
         pipelining: { type: "string" },
         scale: { type: "string" },
@@ -139,8 +173,15 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   if (values.help) return "help";
   const str = (key: string) => values[key] as string | undefined;
   const smoke = values.smoke === true;
+  const all = values.all === true;
+  if (all && (str("impl") !== undefined || str("scenario") !== undefined)) {
+    throw new UsageError("--all runs every implementation and scenario: leave out --impl and --scenario");
+  }
+  const wide = all || smoke;
 
-  let impls: Implementation[] = [...implementations];
+  let impls: Implementation[] = wide
+    ? [...implementations]
+    : implementations.filter((i) => (CORE_IMPLEMENTATIONS as readonly string[]).includes(i.name));
   const implArg = str("impl");
   if (implArg !== undefined) {
     const wanted = list("impl", implArg);
@@ -153,7 +194,9 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     impls = implementations.filter((i) => wanted.includes(i.name));
   }
 
-  let scenarioNames: ScenarioName[] = [...SCENARIO_NAMES];
+  let scenarioNames: ScenarioName[] = wide
+    ? [...SCENARIO_NAMES]
+    : SCENARIO_NAMES.filter((n) => (DECIDING_SCENARIOS as readonly string[]).includes(n));
   const scenarioArg = str("scenario");
   if (scenarioArg !== undefined) {
     const wanted = list("scenario", scenarioArg);
@@ -182,7 +225,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const durationS = durationArg
     ? number("duration", durationArg, (n) => n >= 0.5 && n <= 600, "a number of seconds from 0.5 to 600")
     : smoke
-      ? 1
+      ? 0.5
       : 5;
   const warmupArg = str("warmup");
   const warmupS = warmupArg
@@ -191,21 +234,69 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       ? 0
       : 2;
   const budgetArg = str("budget");
-  if (budgetArg !== undefined && (durationArg || warmupArg || smoke)) {
-    throw new UsageError("--budget applies to runs without --duration, --warmup and --smoke");
-  }
-  const budgetMinutes =
-    durationArg || warmupArg || smoke
+  if (budgetArg !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");
+  const budgetMinutes = budgetArg
+    ? number("budget", budgetArg, (n) => n >= 1 && n <= 1440, "a number of minutes from 1 to 1440")
+    : smoke || all
       ? undefined
-      : budgetArg
-        ? number("budget", budgetArg, (n) => n >= 1 && n <= 1440, "a number of minutes from 1 to 1440")
-        : DEFAULT_BUDGET_MINUTES;
+      : DEFAULT_BUDGET_MINUTES;
   const repeatsArg = str("repeats");
   const repeats = repeatsArg
-    ? number("repeats", repeatsArg, (n) => Number.isInteger(n) && n >= 1 && n <= 20, "an integer from 1 to 20")
+    ? number("repeats", repeatsArg, (n) => Number.isInteger(n) && n >= 1 && n <= 50, "an integer from 1 to 50")
     : smoke
-      ? 1
+      ? 2
       : 3;
+  const maxArg = str("max-repeats");
+  const maxRepeats = maxArg
+    ? number("max-repeats", maxArg, (n) => Number.isInteger(n) && n >= 1 && n <= 50, "an integer from 1 to 50")
+    : smoke
+      ? repeats
+      : Math.max(repeats, DEFAULT_MAX_REPEATS);
+  if (maxRepeats < repeats) throw new UsageError(`--max-repeats ${maxRepeats} is below --repeats ${repeats}`);
+  const precisionArg = str("precision");
+  let precision = DEFAULT_PRECISION;
+  if (precisionArg !== undefined) {
+    const percent = precisionArg.trim().endsWith("%");
+    const value = number(
+      "precision",
+      percent ? precisionArg.trim().slice(0, -1) : precisionArg,
+      (n) => n > 0 && (percent ? n < 100 : n < 1 || n < 100),
+      "a half-width such as 5% or 0.05",
+    );
+    precision = percent || value >= 1 ? value / 100 : value;
+  }
+  const workersArg = str("workers");
+  const workers = workersArg
+    ? number("workers", workersArg, (n) => Number.isInteger(n) && n >= 1 && n <= 64, "an integer from 1 to 64")
+    : 1;
+  const targets: BenchOptions["targets"] = [];
+  const targetArg = str("target");
+  if (targetArg !== undefined) {
+    const known = [...implementations.map((i) => i.name), ...BASELINES.map((b) => b.name)];
+    for (const item of list("target", targetArg)) {
+      const eq = item.indexOf("=");
+      const name = item.slice(0, eq).trim();
+      const raw = item.slice(eq + 1).trim();
+      if (eq < 1 || !raw) throw new UsageError(`--target takes NAME=URL, got "${item}"`);
+      if (!known.includes(name)) throw new UsageError(`unknown --target name ${name}; known: ${known.join(", ")}`);
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new UsageError(`--target ${name}: "${raw}" is not a URL`);
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new UsageError(`--target ${name}: only http:// and https:// URLs, got "${raw}"`);
+      }
+      if (targets.some((t) => t.name === name)) throw new UsageError(`--target names ${name} twice`);
+      targets.push({ name, url: url.href.replace(/\/$/, "") });
+    }
+    if (implArg !== undefined) throw new UsageError("--target names what is measured: leave out --impl");
+    if (workersArg !== undefined) {
+      throw new UsageError("--workers applies to servers the bench starts, not to --target servers");
+    }
+    impls = implementations.filter((i) => targets.some((t) => t.name === i.name));
+  }
   const rateArg = str("rate");
   const rate = rateArg
     ? number(
@@ -252,13 +343,18 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const poolSize = poolArg
     ? number("pool-size", poolArg, (n) => Number.isInteger(n) && n >= 1 && n <= 200, "an integer from 1 to 200")
     : 10;
+  if (poolSize % workers !== 0) {
+    throw new UsageError(
+      `--pool-size ${poolSize} cannot be divided among ${workers} workers: every server must hold the same number of database connections; use a multiple of ${workers}`,
+    );
+  }
   const sampleArg = str("verify-sample");
   const verifySample = sampleArg
     ? number("verify-sample", sampleArg, (n) => Number.isInteger(n) && n >= 1 && n <= 1000, "an integer from 1 to 1000")
     : smoke
       ? 12
       : 24;
-  if (impls.length === 0)
+  if (impls.length === 0 && targets.length === 0)
     throw new UsageError("no implementations are registered (packages/contract/src/implementations.ts)");
 
   return {
@@ -269,12 +365,17 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     warmupS,
     budgetMinutes,
     repeats,
+    maxRepeats,
+    precision,
+    workers,
+    targets,
     rate,
     pipelining,
     scale,
     poolSize,
     verifySample,
     smoke,
+    all,
     pin: values["no-pin"] !== true,
     outDir: str("out"),
   };

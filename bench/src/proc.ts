@@ -224,3 +224,19 @@ export function machineInfo(): MachineInfo {
     loadAverage1m: os.loadavg()[0] ?? Number.NaN,
   };
 }
+
+/**
+ * CPU seconds the whole machine has spent busy (every CPU's user, nice, system, irq, softirq and steal time, from
+ * /proc/stat) since boot; NaN where /proc/stat cannot be read. The difference over a measured run, minus the
+ * run's own processes, is the CPU other work took.
+ */
+export function machineBusySeconds(): number {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+    const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+    const busy = [user, nice, system, irq, softirq, steal].reduce<number>((a, b) => a + (b ?? 0), 0);
+    return line.startsWith("cpu ") ? busy / ticksPerSecond() : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -3,11 +3,16 @@
 import type { LoadOutcome } from "./load/outcome.ts";
 import type { MachineInfo } from "./proc.ts";
 import type { ScenarioKind, ScenarioName } from "./scenarios.ts";
-import { pairedRatios, ratio, type Spread, spread } from "./stats.ts";
+import { type Interval, pairedInterval, ratio, type Spread, spread } from "./stats.ts";
 import type { Verification } from "./verify.ts";
 
 /** The load generator's CPU (fraction of one core) from which a figure is flagged as possibly capped by it. */
 export const LOADGEN_SATURATION = 0.9;
+/**
+ * CPU (in cores) that other processes may use during a measured run before the cell counts as disturbed: on a
+ * 2-core machine a quarter of a core of other work moves throughput by more than the 5% a ratio is asked to hold.
+ */
+export const DISTURBANCE_CORES = 0.25;
 
 export interface TargetInfo {
   name: string;
@@ -17,9 +22,15 @@ export interface TargetInfo {
   language: string;
   /** For a baseline: the scenario kind it is the baseline of. */
   baselineFor?: ScenarioKind;
+  /** For a baseline: the limit every ratio is taken to, or an implementation language's data access alone. */
+  layer?: "limit" | "data-access";
+  /** Measured where it already ran (--target): no CPU or memory figures. */
+  remote?: boolean;
   build?: { ms: number; ok: boolean; error?: string };
   startupMs?: number;
   idleRssBytes?: number;
+  /** Processes in the server's tree when idle (a cluster primary and its workers, uvicorn's supervisor…). */
+  processes?: number;
   /** Why it could not be measured at all (build or start-up failure). */
   error?: string;
   versions: Record<string, string>;
@@ -30,6 +41,8 @@ export interface ScenarioInfo {
   title: string;
   kind: ScenarioKind;
   baseline: string;
+  /** Per implementation language, the baseline that serves it through the implementations' data access. */
+  layers?: Partial<Record<TargetInfo["language"], string>>;
 }
 
 export interface CellResult {
@@ -48,6 +61,15 @@ export interface CellResult {
   loadGenerator?: { cpuCores: number; saturated: boolean };
   /** PostgreSQL's whole process tree over the measured part, when it runs on this machine. */
   postgres?: { cpuCores: number; cpuMicrosPerRequest: number };
+  /**
+   * CPU used on the machine during the measured part by processes not of this run (all CPU from /proc/stat
+   * minus the server's, PostgreSQL's, the load generator's and the harness's), in cores.
+   */
+  otherCpuCores?: number;
+  /** otherCpuCores reached DISTURBANCE_CORES: the machine was busy with other work. */
+  disturbed?: boolean;
+  /** Set when a later run of the same cell replaced this one (it was disturbed): kept for the record, not counted. */
+  discarded?: string;
   /** Set when the cell does not count: unexpected non-2xx, socket errors, a crash. */
   failure?: string;
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
@@ -70,8 +92,17 @@ export interface SummaryRow {
   failure?: string;
   repeats: number;
   rps: Spread;
-  /** Requests/s over the baseline's, paired by repeat. */
-  rpsRatio: Spread;
+  /** Requests/s over the baseline's, paired by repeat, with its 95% confidence interval. */
+  rpsRatio: Interval;
+  /** The baseline's server CPU per request over this target's (below 1: costlier), paired, with its interval. */
+  cpuRatio: Interval;
+  /**
+   * Which ratio to quote: throughput, unless the load generator used ≥ LOADGEN_SATURATION of its core in some
+   * repeat of this target or its baseline (then requests/s is the load generator's limit and CPU per request,
+   * which does not depend on it, is the figure); cpu-per-request also when throughput cannot be had.
+   */
+  headline: "throughput" | "cpu-per-request";
+  headlineReason: string;
   p50: Spread;
   p90: Spread;
   p99: Spread;
@@ -85,18 +116,46 @@ export interface SummaryRow {
   peakRssRatio: number;
   serverCpuCores: Spread;
   cpuMicrosPerRequest: Spread;
-  cpuPerRequestRatio: number;
+
   loadGeneratorCpuCores: Spread;
   /** PostgreSQL CPU time per response (when PostgreSQL runs on this machine). */
   postgresMicrosPerRequest: Spread;
+  /**
+   * This implementation needed less PostgreSQL CPU per request than the limit baseline (by more than 5%): the
+   * baseline is then not the cheapest way to answer, and ratios to it flatter the implementation.
+   */
+  beatsBaselineOnPostgres: boolean;
+  /** Cells of this row that ran while other work used the machine (after the re-runs allowed). */
+  disturbed: number;
   /** The load generator used ≥ LOADGEN_SATURATION of a core in some repeat: the figure may be its limit. */
   loadGeneratorSaturated: boolean;
   /** Fixed-rate mode: some repeat achieved less than 95% of the rate asked for (the server could not keep up). */
   belowRate: boolean;
 }
 
+/**
+ * A database scenario's figure for one implementation, split in two: framework (implementation ÷ its language's
+ * data-access baseline) times data access (that baseline ÷ the limit baseline). Both are paired ratios with 95%
+ * intervals, in throughput and in server CPU per request (baseline ÷ implementation: below 1 is costlier).
+ */
+export interface SplitRow {
+  scenario: ScenarioName;
+  connections: number;
+  target: string;
+  /** The data-access baseline (node-http-prisma for Node) and the limit (node-http-pg). */
+  layer: string;
+  limit: string;
+  total: Interval;
+  framework: Interval;
+  dataAccess: Interval;
+  totalCpu: Interval;
+  frameworkCpu: Interval;
+  dataAccessCpu: Interval;
+  headline: SummaryRow["headline"];
+}
+
 export interface Results {
-  schemaVersion: 1;
+  schemaVersion: 2;
   startedAt: string;
   finishedAt: string;
   command: string[];
@@ -113,12 +172,68 @@ export interface Results {
   verification: VerificationRecord[];
   cells: CellResult[];
   summary: SummaryRow[];
+  split: SplitRow[];
 }
 
 const fig = (cells: CellResult[], pick: (c: CellResult) => number | undefined) =>
   cells.map((c) => pick(c) ?? Number.NaN);
 
-/** One row per scenario × connections × target, baselines first. */
+/** The cells that count for one target: discarded (replaced) runs left out, one per repeat, in repeat order. */
+export function countedCells(
+  cells: readonly CellResult[],
+  scenario: ScenarioName,
+  connections: number,
+  target: string,
+): CellResult[] {
+  return cells
+    .filter((c) => c.scenario === scenario && c.connections === connections && c.target === target && !c.discarded)
+    .sort((a, b) => a.repeat - b.repeat);
+}
+
+/** Values of two targets' cells paired by repeat (only repeats both have). */
+function paired(a: CellResult[], b: CellResult[], pick: (c: CellResult) => number | undefined) {
+  const values: number[] = [];
+  const baselines: number[] = [];
+  for (const cell of a) {
+    const other = b.find((c) => c.repeat === cell.repeat);
+    if (!other) continue;
+    values.push(pick(cell) ?? Number.NaN);
+    baselines.push(pick(other) ?? Number.NaN);
+  }
+  return { values, baselines };
+}
+
+const rpsOf = (c: CellResult) => c.outcome?.requestsPerSecond;
+const cpuOf = (c: CellResult) => c.server?.cpuMicrosPerRequest;
+
+/** Throughput ratio (target ÷ baseline) and CPU-per-request ratio (baseline ÷ target), paired by repeat. */
+export function ratiosOf(own: CellResult[], base: CellResult[]) {
+  const rps = paired(own, base, rpsOf);
+  const cpu = paired(own, base, cpuOf);
+  return { rps: pairedInterval(rps.values, rps.baselines), cpu: pairedInterval(cpu.baselines, cpu.values) };
+}
+
+/** Which ratio to quote for a target against its baseline, and why. */
+export function headlineOf(own: CellResult[], base: CellResult[], rps: Interval, cpu: Interval) {
+  const saturated = [...own, ...base].some((c) => c.loadGenerator?.saturated);
+  if (saturated && Number.isFinite(cpu.value)) {
+    return {
+      headline: "cpu-per-request" as const,
+      reason: `the load generator used ≥ ${Math.round(LOADGEN_SATURATION * 100)}% of its core: requests/s is its limit`,
+    };
+  }
+  if (!Number.isFinite(rps.value) && Number.isFinite(cpu.value)) {
+    return { headline: "cpu-per-request" as const, reason: "no throughput ratio" };
+  }
+  return {
+    headline: "throughput" as const,
+    reason: saturated
+      ? "load generator saturated, but no CPU figures (remote server)"
+      : "load generator below saturation",
+  };
+}
+
+/** One row per scenario × connections × target, baselines first (the limit, then the data-access layers). */
 export function summarise(
   scenarioInfos: ScenarioInfo[],
   targets: TargetInfo[],
@@ -132,23 +247,23 @@ export function summarise(
     // A scenario's own counts: auth-login runs at fewer connections than asked (its maxConnections).
     const own = countsOf(cells.filter((c) => c.scenario === scenario.name));
     for (const connections of own.length > 0 ? own : allCounts) {
-      const of = (target: string) =>
-        cells
-          .filter((c) => c.scenario === scenario.name && c.connections === connections && c.target === target)
-          .sort((a, b) => a.repeat - b.repeat);
+      const of = (target: string) => countedCells(cells, scenario.name, connections, target);
       const baselineCells = of(scenario.baseline);
       const baselineOk = baselineCells.length > 0 && baselineCells.every((c) => !c.failure);
       const base = {
-        rps: fig(baselineCells, (c) => c.outcome?.requestsPerSecond),
         p50: spread(fig(baselineCells, (c) => c.outcome?.latency.p50)).median,
         p99: spread(fig(baselineCells, (c) => c.outcome?.latency.p99)).median,
         rss: spread(fig(baselineCells, (c) => c.server?.peakRssBytes)).median,
-        cpuPerReq: spread(fig(baselineCells, (c) => c.server?.cpuMicrosPerRequest)).median,
+        pg: spread(fig(baselineCells, (c) => c.postgres?.cpuMicrosPerRequest)).median,
       };
-      const relevant = targets.filter((t) => t.role === "implementation" || t.name === scenario.baseline);
-      const ordered = [...relevant].sort(
-        (a, b) => Number(a.role === "implementation") - Number(b.role === "implementation"),
+      const relevant = targets.filter(
+        (t) =>
+          t.role === "implementation" ||
+          t.name === scenario.baseline ||
+          Object.values(scenario.layers ?? {}).includes(t.name),
       );
+      const rank = (t: TargetInfo) => (t.role === "implementation" ? 2 : t.name === scenario.baseline ? 0 : 1);
+      const ordered = [...relevant].sort((a, b) => rank(a) - rank(b));
       for (const target of ordered) {
         const own = of(target.name);
         const check = verification.find((v) => v.scenario === scenario.name && v.target === target.name);
@@ -159,11 +274,14 @@ export function summarise(
           failure = `verification failed (${check.failed}/${check.checked}): ${check.failures[0]?.request} → ${check.failures[0]?.problem}`;
         } else failure = own.find((c) => c.failure)?.failure;
         const counted = failure ? [] : own;
-        const rps = fig(counted, (c) => c.outcome?.requestsPerSecond);
+        const rps = fig(counted, rpsOf);
         const p50 = spread(fig(counted, (c) => c.outcome?.latency.p50));
         const p99 = spread(fig(counted, (c) => c.outcome?.latency.p99));
         const rss = spread(fig(counted, (c) => c.server?.peakRssBytes));
-        const cpuPerReq = spread(fig(counted, (c) => c.server?.cpuMicrosPerRequest));
+        const pg = spread(fig(counted, (c) => c.postgres?.cpuMicrosPerRequest));
+        const none = pairedInterval([], []);
+        const ratios = baselineOk ? ratiosOf(counted, baselineCells) : { rps: none, cpu: none };
+        const headline = headlineOf(counted, baselineCells, ratios.rps, ratios.cpu);
         rows.push({
           scenario: scenario.name,
           connections,
@@ -174,7 +292,10 @@ export function summarise(
           ...(failure ? { failure } : {}),
           repeats: own.length,
           rps: spread(rps),
-          rpsRatio: baselineOk ? pairedRatios(rps, base.rps) : spread([]),
+          rpsRatio: ratios.rps,
+          cpuRatio: ratios.cpu,
+          headline: headline.headline,
+          headlineReason: headline.reason,
           p50,
           p90: spread(fig(counted, (c) => c.outcome?.latency.p90)),
           p99,
@@ -186,10 +307,15 @@ export function summarise(
           peakRssBytes: rss,
           peakRssRatio: baselineOk ? ratio(rss.median, base.rss) : Number.NaN,
           serverCpuCores: spread(fig(counted, (c) => c.server?.cpuCores)),
-          cpuMicrosPerRequest: cpuPerReq,
-          cpuPerRequestRatio: baselineOk ? ratio(cpuPerReq.median, base.cpuPerReq) : Number.NaN,
+          cpuMicrosPerRequest: spread(fig(counted, cpuOf)),
           loadGeneratorCpuCores: spread(fig(counted, (c) => c.loadGenerator?.cpuCores)),
-          postgresMicrosPerRequest: spread(fig(counted, (c) => c.postgres?.cpuMicrosPerRequest)),
+          postgresMicrosPerRequest: pg,
+          beatsBaselineOnPostgres:
+            scenario.kind === "database" &&
+            baselineOk &&
+            target.name !== scenario.baseline &&
+            pg.median < 0.95 * base.pg,
+          disturbed: counted.filter((c) => c.disturbed).length,
           loadGeneratorSaturated: counted.some((c) => c.loadGenerator?.saturated),
           belowRate: counted.some(
             (c) =>
@@ -200,4 +326,44 @@ export function summarise(
     }
   }
   return rows;
+}
+
+/** The framework / data-access split of every implementation on every database scenario that has a layer for it. */
+export function splitCosts(
+  scenarioInfos: ScenarioInfo[],
+  targets: TargetInfo[],
+  summary: SummaryRow[],
+  cells: CellResult[],
+): SplitRow[] {
+  const split: SplitRow[] = [];
+  for (const scenario of scenarioInfos) {
+    if (!scenario.layers) continue;
+    for (const row of summary) {
+      if (row.scenario !== scenario.name || row.role !== "implementation" || row.status !== "ok") continue;
+      const language = targets.find((t) => t.name === row.target)?.language;
+      const layer = language ? scenario.layers[language] : undefined;
+      const layerRow = summary.find(
+        (s) => s.scenario === scenario.name && s.connections === row.connections && s.target === layer,
+      );
+      if (!layer || layerRow?.status !== "ok") continue;
+      const of = (target: string) => countedCells(cells, scenario.name, row.connections, target);
+      const framework = ratiosOf(of(row.target), of(layer));
+      const headline = headlineOf(of(row.target), [...of(layer), ...of(scenario.baseline)], row.rpsRatio, row.cpuRatio);
+      split.push({
+        scenario: scenario.name,
+        connections: row.connections,
+        target: row.target,
+        layer,
+        limit: scenario.baseline,
+        total: row.rpsRatio,
+        framework: framework.rps,
+        dataAccess: layerRow.rpsRatio,
+        totalCpu: row.cpuRatio,
+        frameworkCpu: framework.cpu,
+        dataAccessCpu: layerRow.cpuRatio,
+        headline: headline.headline,
+      });
+    }
+  }
+  return split;
 }

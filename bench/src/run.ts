@@ -11,13 +11,26 @@ import pg from "pg";
 import type { LoadConfig } from "./load/child.ts";
 import { LoadGenerator } from "./load/generator.ts";
 import type { BenchOptions } from "./options.ts";
-import { allowedCpus, machineInfo, pinProcess, processTree, rssBytes, ServerSampler } from "./proc.ts";
+import {
+  allowedCpus,
+  machineBusySeconds,
+  machineInfo,
+  pinProcess,
+  processTree,
+  rssBytes,
+  ServerSampler,
+} from "./proc.ts";
 import type { Progress } from "./progress.ts";
 import {
   type CellResult,
+  countedCells,
+  DISTURBANCE_CORES,
+  headlineOf,
   LOADGEN_SATURATION,
   type Results,
+  ratiosOf,
   type ScenarioInfo,
+  splitCosts,
   summarise,
   type TargetInfo,
   type VerificationRecord,
@@ -31,7 +44,17 @@ import {
   type ScenarioName,
   scenarios,
 } from "./scenarios.ts";
-import { BASELINES, type Baseline, baselineFor, build, dependencyVersions, implDir, pinned } from "./targets.ts";
+import {
+  BASELINES,
+  type Baseline,
+  baselineFor,
+  build,
+  dependencyVersions,
+  implDir,
+  layerBaselineFor,
+  pinned,
+  targetsOfScenario,
+} from "./targets.ts";
 import { verifyScenario } from "./verify.ts";
 
 /** A response slower than this counts as a socket error (scrypt logins at 300 connections queue for seconds). */
@@ -132,8 +155,8 @@ export async function restock(url: string, productIds: string[]) {
   await withClient(url, (c) => c.query("UPDATE products SET stock = 1000000 WHERE id = ANY($1::uuid[])", [productIds]));
 }
 
-async function postgresInfo(server: PostgresServer) {
-  return withClient(server.adminUrl, async (c) => {
+async function postgresInfo(url: string) {
+  return withClient(url, async (c) => {
     const version = (await c.query<{ v: string }>("SELECT version() AS v")).rows[0]?.v ?? "unknown";
     const settings: Record<string, string> = {};
     for (const name of ["max_connections", "shared_buffers", "fsync", "synchronous_commit", "full_page_writes"]) {
@@ -172,15 +195,24 @@ interface Target {
   info: TargetInfo;
   impl: Implementation;
   running?: RunningImplementation;
+  url?: string;
   databaseUrl?: string;
+}
+
+async function countRows(url: string): Promise<Results["rows"]> {
+  return withClient(url, async (c) => {
+    const count = async (table: string) =>
+      Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n ?? 0);
+    return { users: await count("users"), products: await count("products"), orders: await count("orders") };
+  });
 }
 
 export interface LiveTarget {
   name: string;
   url: string;
-  /** The server's process: its tree is sampled for CPU and memory. */
-  process: { pid?: number; exitCode: number | null; signalCode: NodeJS.Signals | null };
-  /** Its own database, restocked before write scenarios (none for servers without one). */
+  /** The server's process when the bench started it: its tree is sampled for CPU and memory. None for --target. */
+  process?: { pid?: number; exitCode: number | null; signalCode: NodeJS.Signals | null };
+  /** Its database, restocked before write scenarios (none for servers without one). */
   databaseUrl?: string;
 }
 
@@ -189,21 +221,66 @@ export interface ScenarioRunContext {
   seed: number;
   options: Pick<
     BenchOptions,
-    "connections" | "repeats" | "warmupS" | "durationS" | "rate" | "pipelining" | "verifySample" | "smoke"
+    | "connections"
+    | "repeats"
+    | "maxRepeats"
+    | "precision"
+    | "warmupS"
+    | "durationS"
+    | "rate"
+    | "pipelining"
+    | "verifySample"
+    | "smoke"
   >;
   loadGenerator: LoadGenerator;
   /** PostgreSQL's postmaster, when local: its CPU per cell is recorded too. */
   postmaster?: number;
+  /** The limit baseline every ratio is taken to, and the data-access baselines (for the precision check). */
+  baseline?: string;
   io: RunIo;
   /** Cells done and planned in the whole run, and the seconds the measured ones took, for the progress line. */
   counter: { cell: number; total: number; measured?: number; seconds?: number };
   /** A server's recent output, shown when its verification fails. */
   output?: (target: string) => string;
+  /** Whether one more round of this many seconds still fits the run's budget. */
+  canExtend?: (seconds: number) => boolean;
+}
+
+/** Re-runs a disturbed cell at most this often (then it is kept, and marked). */
+const MAX_RERUNS = 2;
+
+/**
+ * The widest 95% half-width among the headline ratios of a scenario's targets to its baseline (NaN when none
+ * can be computed yet), and which target it belongs to.
+ */
+export function widestInterval(
+  cells: readonly CellResult[],
+  name: ScenarioName,
+  connections: number,
+  targets: readonly string[],
+  baseline: string,
+): { halfWidth: number; target?: string } {
+  const base = countedCells(cells, name, connections, baseline).filter((c) => !c.failure);
+  let widest: { halfWidth: number; target?: string } = { halfWidth: Number.NaN };
+  for (const target of targets) {
+    if (target === baseline) continue;
+    const own = countedCells(cells, name, connections, target);
+    if (own.some((c) => c.failure)) continue;
+    const { rps, cpu } = ratiosOf(own, base);
+    const chosen = headlineOf(own, base, rps, cpu).headline === "cpu-per-request" ? cpu : rps;
+    if (!(chosen.halfWidth <= widest.halfWidth) && Number.isFinite(chosen.halfWidth)) {
+      widest = { halfWidth: chosen.halfWidth, target };
+    }
+  }
+  return widest;
 }
 
 /**
  * One scenario on every target: verify each (a target that fails is reported and never measured), then for
- * each connection count and repeat, measure every verified target once, in an order that rotates per repeat.
+ * each connection count, rounds of one cell per verified target, in an order that rotates per round, until
+ * every headline ratio's 95% interval is within ±precision (after at least `repeats` rounds, at most
+ * `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is run
+ * again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded.
  */
 export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx: ScenarioRunContext) {
   const { options, io, counter } = ctx;
@@ -232,10 +309,134 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
   }
   const connectionCounts = connectionsFor(scenario, options.connections);
   counter.cell += (targets.length - runnable.length) * connectionCounts.length * options.repeats;
+  const perCell = () =>
+    counter.measured && counter.measured >= 3 ? (counter.seconds ?? 0) / counter.measured : cellSeconds;
+
+  const measure = async (
+    target: LiveTarget,
+    connections: number,
+    repeat: number,
+    position: number,
+    state: Parameters<Progress["update"]>[0],
+  ): Promise<CellResult> => {
+    const cellStarted = performance.now();
+    const cell: CellResult = {
+      scenario: name,
+      connections,
+      repeat,
+      target: target.name,
+      position,
+      startedAt: new Date().toISOString(),
+    };
+    if (
+      target.process &&
+      (target.process.exitCode !== null || target.process.signalCode !== null || !target.process.pid)
+    ) {
+      cell.failure = `the server exited (${target.process.exitCode ?? target.process.signalCode})`;
+      return cell;
+    }
+    if (scenario.writes && target.databaseUrl) await restock(target.databaseUrl, ctx.pools.orderProductIds);
+    const config: LoadConfig = {
+      url: target.url,
+      scenario: name,
+      pools: ctx.pools,
+      seed: ctx.seed,
+      connections,
+      pipelining: options.pipelining,
+      warmupS: options.warmupS,
+      durationS,
+      ...(options.rate ? { rate: options.rate } : {}),
+      timeoutS: LOAD_TIMEOUT_S,
+    };
+    const sampler = target.process?.pid ? new ServerSampler(target.process.pid) : undefined;
+    const database = ctx.postmaster ? new ServerSampler(ctx.postmaster) : undefined;
+    let server: ReturnType<ServerSampler["stop"]> | undefined;
+    let postgres: ReturnType<ServerSampler["stop"]> | undefined;
+    // The machine's CPU over the measured part, to tell what other work took (see CellResult.otherCpuCores).
+    let machine = { busy: Number.NaN, wall: 0, harness: process.cpuUsage() };
+    let machineEnd = { busy: Number.NaN, wall: 0, harness: { user: 0, system: 0 } };
+    const ticker = setInterval(() => {
+      state.secondsLeft = Math.max(0, state.secondsLeft - 1);
+      io.progress.update(state);
+    }, 1000);
+    try {
+      const run = await ctx.loadGenerator.run(config, {
+        onPhase: (phase) => {
+          state.phase = phase === "warmup" ? "warming up" : phase === "measure" ? "measuring" : "done";
+          io.progress.update(state);
+          if (phase === "measure") {
+            sampler?.start();
+            database?.start();
+            machine = { busy: machineBusySeconds(), wall: performance.now(), harness: process.cpuUsage() };
+          }
+          if (phase === "done") {
+            server = sampler?.stop();
+            postgres = database?.stop();
+            machineEnd = {
+              busy: machineBusySeconds(),
+              wall: performance.now(),
+              harness: process.cpuUsage(machine.harness),
+            };
+          }
+        },
+      });
+      const { outcome } = run;
+      cell.outcome = outcome;
+      if (server) {
+        cell.server = {
+          ...server,
+          cpuMicrosPerRequest: (server.cpuSeconds * 1e6) / Math.max(1, outcome.completed),
+        };
+      }
+      if (postgres) {
+        cell.postgres = {
+          cpuCores: postgres.cpuCores,
+          cpuMicrosPerRequest: (postgres.cpuSeconds * 1e6) / Math.max(1, outcome.completed),
+        };
+      }
+      cell.loadGenerator = { cpuCores: run.cpuCores, saturated: run.cpuCores >= LOADGEN_SATURATION };
+      // Only where every process of the run is accounted for: the server is ours, and PostgreSQL too when the
+      // scenario uses it (a container's or remote server's CPU cannot be told apart from other work).
+      const wall = (machineEnd.wall - machine.wall) / 1000;
+      if (server && (scenario.kind === "framework" || postgres) && wall > 0 && Number.isFinite(machineEnd.busy)) {
+        const own =
+          server.cpuSeconds +
+          (postgres?.cpuSeconds ?? 0) +
+          run.cpuCores * wall +
+          (machineEnd.harness.user + machineEnd.harness.system) / 1e6;
+        cell.otherCpuCores = Math.max(0, (machineEnd.busy - machine.busy - own) / wall);
+        cell.disturbed = cell.otherCpuCores >= DISTURBANCE_CORES;
+      }
+      if (outcome.non2xx > 0) {
+        const statuses = Object.entries(outcome.statusCounts)
+          .filter(([s]) => !s.startsWith("2"))
+          .map(([s, n]) => `${n}× ${s}`)
+          .join(", ");
+        cell.failure = `${outcome.non2xx} unexpected non-2xx responses (${statuses})`;
+      } else if (outcome.errors > 0) {
+        cell.failure = `${outcome.errors} socket errors (${outcome.timeouts} timeouts)`;
+      } else if (outcome.completed === 0) {
+        // A smoke run checks correctness under load, not speed: on a busy machine a second can pass without
+        // an answer (scrypt logins), which is no wrong answer. A measuring run cannot report such a cell.
+        if (options.smoke)
+          cell.note = `no response completed in ${durationS} s (not counted as a failure in a smoke run)`;
+        else cell.failure = `no response completed in ${durationS} s`;
+      }
+    } catch (error) {
+      cell.failure = oneLine((error as Error).message);
+    } finally {
+      clearInterval(ticker);
+    }
+    cell.wallS = (performance.now() - cellStarted) / 1000;
+    return cell;
+  };
 
   for (const connections of connectionCounts) {
-    for (let repeat = 1; repeat <= options.repeats; repeat++) {
-      // Interleave: every target once per repeat, the order rotating so none is always first or last.
+    let repeat = 0;
+    for (;;) {
+      repeat++;
+      if (repeat > options.repeats) counter.total += runnable.length;
+      // Interleave: every target once per round, the order rotating so none is always first or last.
       const shift = (repeat - 1) % Math.max(1, runnable.length);
       const order = [...runnable.slice(shift), ...runnable.slice(0, shift)];
       for (const [position, target] of order.entries()) {
@@ -247,108 +448,56 @@ export async function runScenario(name: ScenarioName, targets: LiveTarget[], ctx
           scenario: name,
           connections,
           repeat,
-          repeats: options.repeats,
+          repeats: Math.max(options.repeats, repeat),
           phase: "starting",
-          secondsLeft:
-            (counter.total - counter.cell + 1) *
-            (counter.measured && counter.measured >= 3 ? (counter.seconds ?? 0) / counter.measured : cellSeconds),
+          secondsLeft: (counter.total - counter.cell + 1) * perCell(),
         };
         io.progress.update(state);
-        const cellStarted = performance.now();
-        const cell: CellResult = {
-          scenario: name,
-          connections,
-          repeat,
-          target: target.name,
-          position: position + 1,
-          startedAt: new Date().toISOString(),
-        };
+        let cell = await measure(target, connections, repeat, position + 1, state);
+        for (let rerun = 1; cell.disturbed && !cell.failure && !options.smoke && rerun <= MAX_RERUNS; rerun++) {
+          cell.discarded = `disturbed: other processes used ${cell.otherCpuCores?.toFixed(2)} cores; run again`;
+          cells.push(cell);
+          io.log(`${name} on ${target.name}, repeat ${repeat}: ${cell.discarded} (${rerun}/${MAX_RERUNS})`);
+          cell = await measure(target, connections, repeat, position + 1, state);
+        }
         cells.push(cell);
-        if (target.process.exitCode !== null || target.process.signalCode !== null || !target.process.pid) {
-          cell.failure = `the server exited (${target.process.exitCode ?? target.process.signalCode})`;
-          continue;
-        }
-        if (scenario.writes && target.databaseUrl) await restock(target.databaseUrl, ctx.pools.orderProductIds);
-        const config: LoadConfig = {
-          url: target.url,
-          scenario: name,
-          pools: ctx.pools,
-          seed: ctx.seed,
-          connections,
-          pipelining: options.pipelining,
-          warmupS: options.warmupS,
-          durationS,
-          ...(options.rate ? { rate: options.rate } : {}),
-          timeoutS: LOAD_TIMEOUT_S,
-        };
-        const sampler = new ServerSampler(target.process.pid);
-        const database = ctx.postmaster ? new ServerSampler(ctx.postmaster) : undefined;
-        let server: ReturnType<ServerSampler["stop"]> | undefined;
-        let postgres: ReturnType<ServerSampler["stop"]> | undefined;
-        const ticker = setInterval(() => {
-          state.secondsLeft = Math.max(0, state.secondsLeft - 1);
-          io.progress.update(state);
-        }, 1000);
-        try {
-          const run = await ctx.loadGenerator.run(config, {
-            onPhase: (phase) => {
-              state.phase = phase === "warmup" ? "warming up" : phase === "measure" ? "measuring" : "done";
-              io.progress.update(state);
-              if (phase === "measure") {
-                sampler.start();
-                database?.start();
-              }
-              if (phase === "done") {
-                server = sampler.stop();
-                postgres = database?.stop();
-              }
-            },
-          });
-          const { outcome } = run;
-          cell.outcome = outcome;
-          if (server) {
-            cell.server = {
-              ...server,
-              cpuMicrosPerRequest: (server.cpuSeconds * 1e6) / Math.max(1, outcome.completed),
-            };
-          }
-          if (postgres) {
-            cell.postgres = {
-              cpuCores: postgres.cpuCores,
-              cpuMicrosPerRequest: (postgres.cpuSeconds * 1e6) / Math.max(1, outcome.completed),
-            };
-          }
-          cell.loadGenerator = { cpuCores: run.cpuCores, saturated: run.cpuCores >= LOADGEN_SATURATION };
-          if (outcome.non2xx > 0) {
-            const statuses = Object.entries(outcome.statusCounts)
-              .filter(([s]) => !s.startsWith("2"))
-              .map(([s, n]) => `${n}× ${s}`)
-              .join(", ");
-            cell.failure = `${outcome.non2xx} unexpected non-2xx responses (${statuses})`;
-          } else if (outcome.errors > 0) {
-            cell.failure = `${outcome.errors} socket errors (${outcome.timeouts} timeouts)`;
-          } else if (outcome.completed === 0) {
-            // A smoke run checks correctness under load, not speed: on a busy machine a second can pass without
-            // an answer (scrypt logins), which is no wrong answer. A measuring run cannot report such a cell.
-            if (options.smoke)
-              cell.note = `no response completed in ${durationS} s (not counted as a failure in a smoke run)`;
-            else cell.failure = `no response completed in ${durationS} s`;
-          }
-        } catch (error) {
-          cell.failure = oneLine((error as Error).message);
-        } finally {
-          clearInterval(ticker);
-        }
         state.phase = cell.failure
           ? `FAILED: ${cell.failure}`
           : (cell.note ?? `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`);
-        cell.wallS = (performance.now() - cellStarted) / 1000;
         counter.measured = (counter.measured ?? 0) + 1;
-        counter.seconds = (counter.seconds ?? 0) + cell.wallS;
+        counter.seconds = (counter.seconds ?? 0) + (cell.wallS ?? 0);
         // Time left: what the cells so far really took on this machine, once there are a few to go by.
-        const perCell = counter.measured >= 3 ? counter.seconds / counter.measured : cellSeconds;
-        state.secondsLeft = (counter.total - counter.cell) * perCell;
+        state.secondsLeft = (counter.total - counter.cell) * perCell();
         io.progress.update(state, true);
+      }
+      if (!ctx.baseline || repeat < options.repeats) {
+        if (repeat >= options.repeats) break;
+        continue;
+      }
+      const widest = widestInterval(
+        cells,
+        name,
+        connections,
+        runnable.map((t) => t.name),
+        ctx.baseline,
+      );
+      const reached = Number.isFinite(widest.halfWidth)
+        ? `${widest.halfWidth >= 10 ? ">±999%" : `±${(widest.halfWidth * 100).toFixed(1)}%`} (widest: ${widest.target})`
+        : "no interval yet";
+      // No interval yet (one pair) is not precise; none after two rounds means no ratio can be had (a baseline
+      // failed): more rounds would not help.
+      const precise = Number.isFinite(widest.halfWidth) ? widest.halfWidth <= options.precision : repeat >= 2;
+      if (precise || repeat >= options.maxRepeats) {
+        io.log(
+          `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}: ${repeat} repeat(s), precision ${reached}${precise ? "" : ` — wanted ±${(options.precision * 100).toFixed(1)}%, stopped at --max-repeats`}`,
+        );
+        break;
+      }
+      if (ctx.canExtend && !ctx.canExtend(runnable.length * perCell())) {
+        io.log(
+          `${name}: ${repeat} repeat(s), precision ${reached} — wanted ±${(options.precision * 100).toFixed(1)}%, no time left in the budget`,
+        );
+        break;
       }
     }
   }
@@ -360,29 +509,65 @@ export interface RunIo {
   log(message: string): void;
 }
 
+/** How a server is started for `--workers N`: its own way (uvicorn reads WEB_CONCURRENCY), node:cluster for Node. */
+export function withWorkers(impl: Implementation, workers: number): Implementation {
+  if (workers <= 1 || impl.language !== "typescript" || impl.start.command !== process.execPath) return impl;
+  return { ...impl, start: { ...impl.start, args: [CLUSTER_PRIMARY, ...impl.start.args] } };
+}
+const CLUSTER_PRIMARY = join(REPO_ROOT, "bench", "src", "cluster.ts");
+
 export async function runBench(options: BenchOptions, io: RunIo): Promise<Results> {
   const startedAt = new Date();
   const seed = randomBytes(4).readUInt32BE() >>> 1;
   const rng = createRng(seed);
-  const pinning = planPinning(options.pin);
+  const remote = options.targets.length > 0;
+  const pinning = planPinning(options.pin && !remote);
   const jwtSecret = randomBytes(32).toString("base64url");
   const selected = executionOrder(options.scenarios);
-  const kinds = new Set(selected.map((s) => scenarios[s].kind));
-  const baselines = BASELINES.filter((b) => kinds.has(b.baselineFor));
+  const wanted = new Set(selected.flatMap((s) => targetsOfScenario(options, s)));
+  const baselines = BASELINES.filter((b) => wanted.has(b.name));
+  const needsDatabase = selected.some((s) => scenarios[s].kind === "database");
+  if (remote && needsDatabase && !process.env.DATABASE_URL) {
+    throw new Error(
+      "--target with database scenarios needs DATABASE_URL: the database the target servers use (seeded with pnpm db:seed), for the ids the scenarios ask for and the stock reset before writes",
+    );
+  }
+  const poolPerWorker = options.poolSize / options.workers;
 
-  const server = await provisionPostgres({ log: io.log });
+  const server = remote ? undefined : await provisionPostgres({ log: io.log });
   const targets: Target[] = [];
   const builds = new Map<string, ReturnType<typeof build>>();
   let loadGenerator: LoadGenerator | undefined;
   try {
     const started = performance.now();
-    const template = await prepareTemplate(server, { name: "bench_template", scale: options.scale });
-    io.log(
-      `seeded ${template.counts.users} users, ${template.counts.products} products, ${template.counts.orders} orders (scale ${options.scale}) in ${Math.round(performance.now() - started)} ms`,
-    );
-    const pools = await samplePools(template.url, rng);
-    const pgInfo = await postgresInfo(server);
-    const postmaster = await findLocalPostmaster(server.adminUrl);
+    let pools: Pools;
+    let rows: Results["rows"];
+    let templateName = "";
+    let pgInfo: Results["postgres"];
+    let postmaster: number | undefined;
+    if (server) {
+      const template = await prepareTemplate(server, { name: "bench_template", scale: options.scale });
+      templateName = template.name;
+      rows = template.counts;
+      io.log(
+        `seeded ${template.counts.users} users, ${template.counts.products} products, ${template.counts.orders} orders (scale ${options.scale}) in ${Math.round(performance.now() - started)} ms`,
+      );
+      pools = await samplePools(template.url, rng);
+      pgInfo = { provider: server.provider, ...(await postgresInfo(server.adminUrl)) };
+      postmaster = await findLocalPostmaster(server.adminUrl);
+    } else if (process.env.DATABASE_URL) {
+      const url = process.env.DATABASE_URL;
+      pools = await samplePools(url, rng);
+      rows = await countRows(url);
+      pgInfo = { provider: "the target servers' database (DATABASE_URL)", ...(await postgresInfo(url)) };
+      io.log(
+        `--target: ids drawn from ${rows.users} users, ${rows.products} products, ${rows.orders} orders in DATABASE_URL`,
+      );
+    } else {
+      pools = { userIds: [], productIds: [], orderIds: [], logins: [], password: SEED_PASSWORD, orderProductIds: [] };
+      rows = { users: 0, products: 0, orders: 0 };
+      pgInfo = { provider: "none (framework scenarios only)", version: "", settings: {} };
+    }
     let postgresPinning = pinning.record.postgres;
     if (
       pinning.postgres &&
@@ -404,11 +589,17 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
         framework: impl.framework,
         variant: impl.variant,
         language: impl.language,
-        ...(baseline ? { baselineFor: baseline.baselineFor } : {}),
+        ...(baseline ? { baselineFor: baseline.baselineFor, layer: baseline.layer } : {}),
+        ...(remote ? { remote: true } : {}),
         versions: dependencyVersions(implDir(impl)),
       };
       const target: Target = { info, impl };
       targets.push(target);
+      if (remote) {
+        target.url = options.targets.find((t) => t.name === impl.name)?.url;
+        target.databaseUrl = process.env.DATABASE_URL;
+        continue;
+      }
       if (impl.build) {
         // Variants of one app (e.g. NestJS on two platforms) share its build: run it once.
         const key = `${impl.dir}\0${impl.build.command}\0${impl.build.args.join("\0")}`;
@@ -426,20 +617,28 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
         }
       }
       try {
-        target.databaseUrl = await server.createDatabase(`bench_${impl.name.replace(/\W/g, "_").toLowerCase()}`, {
-          template: template.name,
+        const db = server as PostgresServer;
+        target.databaseUrl = await db.createDatabase(`bench_${impl.name.replace(/\W/g, "_").toLowerCase()}`, {
+          template: templateName,
         });
-        target.running = await launch(pinned(impl, pinning.server), {
+        target.running = await launch(pinned(withWorkers(impl, options.workers), pinning.server), {
           databaseUrl: target.databaseUrl,
           jwtSecret,
           logLevel: "silent",
-          env: { DB_POOL_SIZE: String(options.poolSize), NODE_ENV: "production" },
+          env: {
+            DB_POOL_SIZE: String(poolPerWorker),
+            WEB_CONCURRENCY: String(options.workers),
+            NODE_ENV: "production",
+          },
         });
+        target.url = target.running.url;
         info.startupMs = target.running.startupMs;
         await new Promise((r) => setTimeout(r, options.smoke ? 300 : 1000));
-        info.idleRssBytes = rssBytes(processTree(target.running.pid));
+        const tree = processTree(target.running.pid);
+        info.idleRssBytes = rssBytes(tree);
+        info.processes = tree.length;
         io.log(
-          `${impl.name}: started in ${Math.round(info.startupMs)} ms, idle RSS ${Math.round((info.idleRssBytes || 0) / 1048576)} MB`,
+          `${impl.name}: started in ${Math.round(info.startupMs)} ms, idle RSS ${Math.round((info.idleRssBytes || 0) / 1048576)} MB${options.workers > 1 ? ` (${options.workers} workers)` : ""}`,
         );
       } catch (error) {
         info.error = `did not start: ${(error as Error).message.split("\n")[0]}`;
@@ -447,54 +646,77 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
       }
     }
 
-    const scenarioInfos: ScenarioInfo[] = selected.map((name) => ({
-      name,
-      title: scenarios[name].title,
-      kind: scenarios[name].kind,
-      baseline: baselineFor(scenarios[name].kind).name,
-    }));
+    const scenarioInfos: ScenarioInfo[] = selected.map((name) => {
+      const kind = scenarios[name].kind;
+      const layers: ScenarioInfo["layers"] = {};
+      for (const language of new Set(options.impls.map((i) => i.language))) {
+        const layer = layerBaselineFor(kind, language);
+        if (layer && targets.some((t) => t.info.name === layer.name)) layers[language] = layer.name;
+      }
+      return {
+        name,
+        title: scenarios[name].title,
+        kind,
+        baseline: baselineFor(kind).name,
+        ...(Object.keys(layers).length > 0 ? { layers } : {}),
+      };
+    });
     const cells: CellResult[] = [];
     const verification: VerificationRecord[] = [];
-    const targetsFor = (name: ScenarioName) =>
-      targets.filter((t) => t.info.role === "implementation" || t.info.baselineFor === scenarios[name].kind);
-    const totalCells = selected.reduce(
-      (n, s) => n + targetsFor(s).length * connectionsFor(scenarios[s], options.connections).length * options.repeats,
-      0,
-    );
+    const targetsFor = (name: ScenarioName) => {
+      const names = targetsOfScenario(options, name);
+      return targets.filter((t) => names.includes(t.info.name));
+    };
+    const cellsOf = (s: ScenarioName) =>
+      targetsFor(s).length * connectionsFor(scenarios[s], options.connections).length;
+    const totalCells = selected.reduce((n, s) => n + cellsOf(s) * options.repeats, 0);
+    const secondsOf = (s: ScenarioName) =>
+      cellsOf(s) *
+      options.repeats *
+      (options.warmupS + Math.max(options.durationS, scenarios[s].minDurationS ?? 0) + CELL_OVERHEAD_S);
+    const deadline = options.budgetMinutes === undefined ? undefined : started / 1000 + options.budgetMinutes * 60;
 
     const runCounter = { cell: 0, total: totalCells };
     loadGenerator = new LoadGenerator(pinning.loadGenerator);
-    for (const name of selected) {
-      const live = targetsFor(name).flatMap((t) =>
-        t.running && t.databaseUrl
-          ? [{ name: t.info.name, url: t.running.url, process: t.running.process, databaseUrl: t.databaseUrl }]
+    for (const [index, name] of selected.entries()) {
+      const live: LiveTarget[] = targetsFor(name).flatMap((t) =>
+        t.url && (remote || t.running)
+          ? [
+              {
+                name: t.info.name,
+                url: t.url,
+                ...(t.running ? { process: t.running.process } : {}),
+                ...(t.databaseUrl ? { databaseUrl: t.databaseUrl } : {}),
+              },
+            ]
           : [],
       );
+      const later = selected.slice(index + 1).reduce((n, s) => n + secondsOf(s), 0);
       const outcome = await runScenario(name, live, {
         pools,
         seed,
         options,
         loadGenerator,
         ...(postmaster ? { postmaster } : {}),
+        baseline: baselineFor(scenarios[name].kind).name,
         io,
         counter: runCounter,
         output: (target) => targets.find((t) => t.info.name === target)?.running?.output() ?? "",
+        ...(deadline !== undefined
+          ? { canExtend: (seconds: number) => performance.now() / 1000 + seconds + later <= deadline }
+          : {}),
       });
       verification.push(...outcome.verification);
       cells.push(...outcome.cells);
     }
     io.progress.done();
 
-    const summary = summarise(
-      scenarioInfos,
-      targets.map((t) => t.info),
-      cells,
-      verification,
-    );
+    const infos = targets.map((t) => t.info);
+    const summary = summarise(scenarioInfos, infos, cells, verification);
     const benchDir = join(REPO_ROOT, "bench");
     const dbDir = join(REPO_ROOT, "packages/db");
     return {
-      schemaVersion: 1,
+      schemaVersion: 2,
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       command: process.argv.slice(2),
@@ -506,19 +728,27 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
         warmupS: options.warmupS,
         budgetMinutes: options.budgetMinutes ?? null,
         repeats: options.repeats,
+        maxRepeats: options.maxRepeats,
+        precision: options.precision,
+        confidenceInterval: "95%, Student's t on the logarithms of the ratios paired repeat by repeat",
+        workers: options.workers,
+        targets: options.targets,
         rate: options.rate ?? null,
         pipelining: options.pipelining,
         scale: options.scale,
         poolSize: options.poolSize,
+        poolPerWorker,
         verifySample: options.verifySample,
         smoke: options.smoke,
+        all: options.all,
         pin: options.pin,
         loadTimeoutS: LOAD_TIMEOUT_S,
         loadGeneratorSaturationThreshold: LOADGEN_SATURATION,
+        disturbanceCores: DISTURBANCE_CORES,
       },
       machine: machineInfo(),
       pinning: { ...pinning.record, postgres: postgresPinning },
-      postgres: { provider: server.provider, ...pgInfo },
+      postgres: pgInfo,
       versions: {
         node: process.version,
         autocannon: packageVersion(benchDir, "autocannon"),
@@ -530,17 +760,18 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
       },
       seed,
       scale: options.scale,
-      rows: template.counts,
-      targets: targets.map((t) => t.info),
+      rows,
+      targets: infos,
       scenarios: scenarioInfos,
       verification,
       cells,
       summary,
+      split: splitCosts(scenarioInfos, infos, summary, cells),
     };
   } finally {
     io.progress.done();
     loadGenerator?.close();
     await Promise.allSettled(targets.map((t) => t.running?.stop()));
-    await server.stop();
+    await server?.stop();
   }
 }

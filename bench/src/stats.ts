@@ -31,18 +31,6 @@ export function ratio(value: number, baseline: number): number {
   return value / baseline;
 }
 
-/**
- * The ratio of paired repeats (repeat i of the implementation over repeat i of the baseline, measured next to
- * each other), summarised as median and min–max: the spread says how much the ratio itself moved between repeats.
- */
-export function pairedRatios(values: readonly number[], baselines: readonly number[]): Spread {
-  const ratios: number[] = [];
-  for (let i = 0; i < Math.min(values.length, baselines.length); i++) {
-    ratios.push(ratio(values[i] as number, baselines[i] as number));
-  }
-  return spread(ratios);
-}
-
 /** Nearest-rank percentile (p in 0–100) of values sorted ascending; NaN for none. */
 export function percentile(sortedAscending: ArrayLike<number>, p: number): number {
   const n = sortedAscending.length;
@@ -72,5 +60,51 @@ export function summariseLatencies(latencies: Float64Array | number[]): LatencyS
     max: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN,
     mean: sorted.length ? sum / sorted.length : Number.NaN,
     count: sorted.length,
+  };
+}
+
+/** A ratio with its 95% confidence interval; `halfWidth` is relative (0.05 = ±5%), NaN with fewer than 2 pairs. */
+export interface Interval {
+  /** The geometric mean of the paired ratios (the mean of their logarithms, back-transformed). */
+  value: number;
+  low: number;
+  high: number;
+  halfWidth: number;
+  /** Pairs it was computed from. */
+  n: number;
+}
+
+/** Student's t, two-sided 95% (0.975 quantile), by degrees of freedom 1–30; beyond that 1.96 is within 2%. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+export const tQuantile975 = (df: number) => (df < 1 ? Number.NaN : (T975[df - 1] ?? 1.96));
+
+/**
+ * The 95% confidence interval of a paired ratio: pair i is values[i] / baselines[i] (repeat i of one target and of
+ * its baseline, measured next to each other), and the interval is Student's t on the logarithms of the ratios,
+ * back-transformed — ratios multiply, so their logarithms are what averages. Pairs with a missing side are skipped.
+ * The half-width is the larger relative distance from the value to either end (the interval is not symmetric).
+ */
+export function pairedInterval(values: readonly number[], baselines: readonly number[]): Interval {
+  const logs: number[] = [];
+  for (let i = 0; i < Math.min(values.length, baselines.length); i++) {
+    const r = ratio(values[i] as number, baselines[i] as number);
+    if (Number.isFinite(r) && r > 0) logs.push(Math.log(r));
+  }
+  const n = logs.length;
+  if (n === 0) return { value: Number.NaN, low: Number.NaN, high: Number.NaN, halfWidth: Number.NaN, n };
+  const mean = logs.reduce((a, b) => a + b, 0) / n;
+  if (n === 1) return { value: Math.exp(mean), low: Number.NaN, high: Number.NaN, halfWidth: Number.NaN, n };
+  const variance = logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
+  const half = tQuantile975(n - 1) * Math.sqrt(variance / n);
+  return {
+    value: Math.exp(mean),
+    low: Math.exp(mean - half),
+    high: Math.exp(mean + half),
+    // exp(+h) − 1 ≥ 1 − exp(−h): the upper side is the wider one.
+    halfWidth: Math.exp(half) - 1,
+    n,
   };
 }

@@ -4,10 +4,16 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
-import type { ScenarioKind } from "./scenarios.ts";
+import { type ScenarioKind, type ScenarioName, scenarios } from "./scenarios.ts";
 
 export interface Baseline extends Implementation {
   baselineFor: ScenarioKind;
+  /**
+   * limit: the cheapest way to answer, which every ratio is taken to. layer: the implementations' own data access
+   * with no framework around it, which splits a figure into framework cost (implementation ÷ layer) and
+   * data-access cost (layer ÷ limit) for the implementations of its language.
+   */
+  layer: "limit" | "data-access";
 }
 
 export const BASELINES: readonly Baseline[] = [
@@ -19,6 +25,7 @@ export const BASELINES: readonly Baseline[] = [
     dir: "bench",
     start: { command: process.execPath, args: ["baselines/node-http.ts"] },
     baselineFor: "framework",
+    layer: "limit",
   },
   {
     name: "node-http-pg",
@@ -28,10 +35,43 @@ export const BASELINES: readonly Baseline[] = [
     dir: "bench",
     start: { command: process.execPath, args: ["baselines/node-http-pg.ts"] },
     baselineFor: "database",
+    layer: "limit",
+  },
+  {
+    name: "node-http-prisma",
+    framework: "node-http-prisma",
+    variant: "baseline: node:http + packages/core (Prisma), no framework",
+    language: "typescript",
+    dir: "bench",
+    start: { command: process.execPath, args: ["baselines/node-http-prisma.ts"] },
+    baselineFor: "database",
+    layer: "data-access",
+  },
+  {
+    name: "raw-asgi",
+    framework: "raw-asgi",
+    variant: "baseline: raw ASGI on uvicorn + the FastAPI app's asyncpg data access, no framework",
+    language: "python",
+    dir: "apps/fastapi",
+    // FastAPI's own build (the contract export its problem catalogue reads); run once for both.
+    build: { command: process.execPath, args: ["scripts/export-contract.ts"] },
+    start: {
+      command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`,
+      args: [`${REPO_ROOT}bench/baselines/raw_asgi.py`],
+      env: { PYTHONPATH: "." },
+    },
+    baselineFor: "database",
+    layer: "data-access",
   },
 ];
 
-export const baselineFor = (kind: ScenarioKind): Baseline => BASELINES.find((b) => b.baselineFor === kind) as Baseline;
+/** The limit baseline of a kind of scenario: every ratio is taken to it. */
+export const baselineFor = (kind: ScenarioKind): Baseline =>
+  BASELINES.find((b) => b.baselineFor === kind && b.layer === "limit") as Baseline;
+
+/** The data-access baseline of a kind of scenario for implementations in a language, when there is one. */
+export const layerBaselineFor = (kind: ScenarioKind, language: Implementation["language"]): Baseline | undefined =>
+  BASELINES.find((b) => b.baselineFor === kind && b.layer === "data-access" && b.language === language);
 
 /** The same implementation, started through `taskset -c <cpus>` so that it and every thread it makes stay there. */
 export function pinned(impl: Implementation, cpus: string | undefined): Implementation {
@@ -104,3 +144,20 @@ export function dependencyVersions(dir: string): Record<string, string> {
 }
 
 export const implDir = (impl: Implementation) => join(REPO_ROOT, impl.dir);
+
+/**
+ * The targets a scenario runs on: the implementations, the limit baseline of its kind, and the data-access
+ * baseline of each implementation language present. With --target, only the targets named there.
+ */
+export function targetsOfScenario(
+  options: { impls: readonly Implementation[]; targets: ReadonlyArray<{ name: string }> },
+  scenario: ScenarioName,
+): string[] {
+  const kind = scenarios[scenario].kind;
+  const languages = new Set(options.impls.map((i) => i.language));
+  const baselines = BASELINES.filter(
+    (b) => b.baselineFor === kind && (b.layer === "limit" || languages.has(b.language)),
+  ).map((b) => b.name);
+  const names = [...baselines, ...options.impls.map((i) => i.name)];
+  return options.targets.length > 0 ? names.filter((n) => options.targets.some((t) => t.name === n)) : names;
+}

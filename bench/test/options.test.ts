@@ -2,22 +2,35 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { implementations } from "@api-ref/contract/implementations";
 import { describe, expect, it } from "vitest";
-import { type BenchOptions, fitToBudget, parseOptions, UsageError } from "../src/options.ts";
+import {
+  type BenchOptions,
+  CORE_IMPLEMENTATIONS,
+  DECIDING_SCENARIOS,
+  estimateSeconds,
+  parseOptions,
+  UsageError,
+} from "../src/options.ts";
 import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
+import { targetsOfScenario } from "../src/targets.ts";
 
 const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
 describe("options", () => {
-  it("defaults: every implementation and scenario, 100 connections, 5 s, 3 repeats", () => {
+  it("defaults: the core implementations on the deciding scenarios, 100 connections, 2 s + 5 s, 3–10 repeats", () => {
     const o = parse();
-    expect(o.impls.map((i) => i.name)).toEqual(implementations.map((i) => i.name));
-    expect(o.scenarios).toEqual([...SCENARIO_NAMES]);
+    expect(o.impls.map((i) => i.name)).toEqual([...CORE_IMPLEMENTATIONS]);
+    expect(o.scenarios).toEqual([...DECIDING_SCENARIOS]);
     expect(o).toMatchObject({
       connections: [100],
       durationS: 5,
       warmupS: 2,
       repeats: 3,
+      maxRepeats: 10,
+      precision: 0.05,
+      workers: 1,
+      targets: [],
+      budgetMinutes: 20,
       pipelining: 1,
       scale: 1,
       rate: undefined,
@@ -25,10 +38,50 @@ describe("options", () => {
     });
   });
 
-  it("smoke: about a second per cell, one repeat, still every scenario and implementation", () => {
+  it("smoke: half a second per cell, two repeats (an interval needs two), every scenario and implementation", () => {
     const o = parse("--smoke");
-    expect(o).toMatchObject({ smoke: true, durationS: 1, repeats: 1, warmupS: 0, connections: [25] });
+    expect(o).toMatchObject({ smoke: true, durationS: 0.5, repeats: 2, maxRepeats: 2, warmupS: 0, connections: [25] });
     expect(o.scenarios).toHaveLength(SCENARIO_NAMES.length);
+    expect(o.impls).toHaveLength(implementations.length);
+  });
+
+  it("--all: every implementation and scenario, no budget on the repeats", () => {
+    const o = parse("--all");
+    expect(o.impls).toHaveLength(implementations.length);
+    expect(o.scenarios).toEqual([...SCENARIO_NAMES]);
+    expect(o.budgetMinutes).toBeUndefined();
+    expect(() => parse("--all", "--impl", "express")).toThrow(/leave out --impl and --scenario/);
+  });
+
+  it("the default run fits 20 minutes at 3 repeats on the full cell length", () => {
+    const o = parse();
+    const plan = o.scenarios.map((s) => ({ targets: targetsOfScenario(o, s).length, connections: 1 }));
+    // hello and echo: 5 implementations + node-http; the three database scenarios: + node-http-pg, node-http-prisma
+    expect(plan.map((p) => p.targets)).toEqual([6, 6, 7, 7, 7]);
+    const { min, max } = estimateSeconds(o, plan, 8);
+    // 33 cells × (2 + 5 + 0.8) s × 3 repeats + start-up ≈ 14 minutes; extra repeats stop at the budget
+    expect(min / 60).toBeCloseTo(14.0, 1);
+    expect(max).toBe(20 * 60);
+  });
+
+  it("precision, workers (the pool divided among them) and targets", () => {
+    expect(parse("--precision", "2%").precision).toBeCloseTo(0.02);
+    expect(parse("--precision", "0.1").precision).toBeCloseTo(0.1);
+    expect(parse("--precision", "3").precision).toBeCloseTo(0.03);
+    expect(parse("--workers", "2", "--pool-size", "10").workers).toBe(2);
+    expect(() => parse("--workers", "3")).toThrow(/--pool-size 10 cannot be divided among 3 workers/);
+    const o = parse("--target", "express=http://10.0.0.2:3000/,node-http=http://10.0.0.2:3001");
+    expect(o.targets).toEqual([
+      { name: "express", url: "http://10.0.0.2:3000" },
+      { name: "node-http", url: "http://10.0.0.2:3001" },
+    ]);
+    expect(o.impls.map((i) => i.name)).toEqual(["express"]);
+    expect(targetsOfScenario(o, "hello")).toEqual(["node-http", "express"]);
+    expect(() => parse("--target", "expres=http://h:1")).toThrow(/unknown --target name expres/);
+    expect(() => parse("--target", "express")).toThrow(/--target takes NAME=URL/);
+    expect(() => parse("--target", "express=ftp://h")).toThrow(/only http:\/\/ and https:\/\//);
+    expect(() => parse("--target", "express=http://h:1", "--workers", "2")).toThrow(/--workers applies to servers/);
+    expect(() => parse("--repeats", "5", "--max-repeats", "3")).toThrow(/--max-repeats 3 is below --repeats 5/);
   });
 
   it("accepts lists and explicit values", () => {
@@ -66,34 +119,19 @@ describe("options", () => {
     [["--connections", ""], /--connections needs at least one value/],
     [["--duration", "0"], /--duration must be a number of seconds from 0.5 to 600/],
     [["--duration", "abc"], /--duration must be/],
-    [["--repeats", "1.5"], /--repeats must be an integer from 1 to 20/],
+    [["--repeats", "1.5"], /--repeats must be an integer from 1 to 50/],
+    [["--precision", "0"], /--precision must be a half-width such as 5% or 0.05/],
+    [["--workers", "0"], /--workers must be an integer from 1 to 64/],
     [["--rate=-3"], /--rate must be an integer/],
     [["--pipelining", "0"], /--pipelining must be an integer from 1 to 100/],
     [["--rate", "1000", "--pipelining", "4"], /--pipelining cannot be combined with --rate/],
-    [["--pipelining", "10"], /cannot apply to crud-mix/],
+    [["--all", "--pipelining", "10"], /cannot apply to crud-mix/],
     [["--scale", "0"], /--scale must be greater than 0/],
     [["--rate", "50", "--connections", "100"], /--rate 50 is below --connections 100/],
     [["positional"], /Unexpected argument 'positional'/],
   ])("refuses %j", (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);
     expect(() => parseOptions(argv)).toThrow(message);
-  });
-
-  it("fits a default run into its 15-minute budget, never below 1 s per cell", () => {
-    const o = parse();
-    expect(o.budgetMinutes).toBe(15);
-    // one implementation: 11 scenarios × 2 targets × 3 repeats = 66 cells fit at 2 s + 5 s
-    expect(fitToBudget(o, 3, 66)).toMatchObject({ warmupS: 2, durationS: 5 });
-    // nine: 330 cells; (900 s − 20 − 6 × 11) / 330 − 0.8 ≈ 1.67 s per cell, split 2:5 (warm-up at least 0.5 s)
-    expect(fitToBudget(o, 11, 330)).toMatchObject({ warmupS: 0.5, durationS: 1.2 });
-    // … of which 30 auth-login cells are 3 s whatever: (900 − 86 − 30 × (3 + 0.5 + 0.8)) / 300 − 0.8 ≈ 1.48 s
-    expect(fitToBudget(o, 11, 300, { cells: 30, measuredSeconds: 90 })).toMatchObject({ warmupS: 0.5, durationS: 1.1 });
-    expect(fitToBudget(o, 50, 5000)).toMatchObject({ warmupS: 0.5, durationS: 1 });
-    // an explicit duration is taken as asked
-    const explicit = parse("--duration", "5");
-    expect(explicit.budgetMinutes).toBeUndefined();
-    expect(fitToBudget(explicit, 11, 330).durationS).toBe(5);
-    expect(() => parse("--budget", "10", "--duration", "3")).toThrow(/--budget applies to runs without --duration/);
   });
 
   it("runs auth-login at 16 connections at most (scrypt logins only queue beyond), other scenarios as asked", () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeReports } from "../src/report/write.ts";
-import { type CellResult, type Results, summarise, type TargetInfo } from "../src/results.ts";
+import { type CellResult, type Results, splitCosts, summarise, type TargetInfo } from "../src/results.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -35,6 +35,18 @@ function fixtureResults(): Results {
       versions: {},
     },
     {
+      name: "node-http-prisma",
+      role: "baseline",
+      framework: "node-http-prisma",
+      variant: "baseline",
+      language: "typescript",
+      baselineFor: "database",
+      layer: "data-access",
+      startupMs: 400,
+      idleRssBytes: 90 * 1048576,
+      versions: {},
+    },
+    {
       name: "express",
       role: "implementation",
       framework: "express",
@@ -57,12 +69,19 @@ function fixtureResults(): Results {
   ];
   const scenarios: Results["scenarios"] = [
     { name: "hello", title: "GET / (hello world)", kind: "framework", baseline: "node-http" },
-    { name: "user-by-id", title: "GET /users/:id", kind: "database", baseline: "node-http-pg" },
+    {
+      name: "user-by-id",
+      title: "GET /users/:id",
+      kind: "database",
+      baseline: "node-http-pg",
+      layers: { typescript: "node-http-prisma" },
+    },
   ];
   const rps: Record<string, Record<string, number[]>> = {
     hello: { "node-http": [20_000, 21_000, 19_000], express: [12_000, 12_600, 11_400] },
     "user-by-id": {
       "node-http-pg": [8_000, 8_400, 7_600],
+      "node-http-prisma": [6_000, 6_300, 5_700],
       express: [4_000, 4_200, 3_900],
       broken: [9_000, 9_000, 9_000],
     },
@@ -101,6 +120,10 @@ function fixtureResults(): Results {
             cpuMicrosPerRequest: 1e6 / value,
           },
           loadGenerator: { cpuCores: target === "node-http" ? 0.95 : 0.6, saturated: target === "node-http" },
+          // PostgreSQL CPU per request: express's is below the raw baseline's (flagged ◆)
+          ...(scenario === "user-by-id"
+            ? { postgres: { cpuCores: 0.3, cpuMicrosPerRequest: target === "express" ? 25 : 30 } }
+            : {}),
           ...(target === "broken" && i === 1 ? { failure: "12 unexpected non-2xx responses (12× 500)" } : {}),
         });
       }
@@ -116,8 +139,9 @@ function fixtureResults(): Results {
       failures: [{ request: "GET /", problem: "status 500, expected 200" }],
     },
   ];
+  const summary = summarise(scenarios, targets, cells, verification);
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     startedAt: "2026-01-02T03:04:05.000Z",
     finishedAt: "2026-01-02T03:14:05.000Z",
     command: [],
@@ -161,7 +185,8 @@ function fixtureResults(): Results {
     scenarios,
     verification,
     cells,
-    summary: summarise(scenarios, targets, cells, verification),
+    summary,
+    split: splitCosts(scenarios, targets, summary, cells),
   };
 }
 
@@ -178,26 +203,50 @@ afterAll(async () => {
 describe("report files", () => {
   it("results.json keeps every raw figure and the run's context", async () => {
     const json = JSON.parse(await readFile(files.json, "utf8")) as Results;
-    expect(json.cells).toHaveLength(15);
+    expect(json.cells).toHaveLength(18);
     expect(json.machine.cpuModel).toBe("Test CPU");
     expect(json.pinning.server).toBe("cpu 0");
-    expect(json.summary.find((s) => s.scenario === "hello" && s.target === "express")?.rpsRatio.median).toBeCloseTo(
-      0.6,
-    );
+    const hello = json.summary.find((s) => s.scenario === "hello" && s.target === "express");
+    expect(hello?.rpsRatio.value).toBeCloseTo(0.6);
+    // the baseline's load generator saturated: CPU per request is the ratio to quote
+    expect(hello?.headline).toBe("cpu-per-request");
+    const user = json.summary.find((s) => s.scenario === "user-by-id" && s.target === "express");
+    expect(user?.headline).toBe("throughput");
+    expect(user?.rpsRatio.n).toBe(3);
+    expect(user?.rpsRatio.low).toBeCloseTo(0.486, 2);
+    expect(user?.rpsRatio.high).toBeCloseTo(0.524, 2);
+    // express ÷ node-http-prisma ≈ 0.67, node-http-prisma ÷ node-http-pg = 0.75: their product is the total
+    const split = json.split.find((s) => s.scenario === "user-by-id" && s.target === "express");
+    expect(split?.framework.value).toBeCloseTo(0.672, 2);
+    expect(split?.dataAccess.value).toBeCloseTo(0.75, 3);
+    expect((split?.framework.value ?? 0) * (split?.dataAccess.value ?? 0)).toBeCloseTo(split?.total.value ?? 1, 6);
   });
 
   it("results.md has a table per scenario with median (min–max), ratio, failures and the saturation mark", async () => {
     const md = await readFile(files.markdown, "utf8");
     expect(md).toContain("## hello — GET / (hello world)");
     expect(md).toContain("## user-by-id — GET /users/:id");
-    // express on hello: 12,000 (11,400–12,600), ratio 0.60 in every repeat
-    expect(md).toMatch(/\| express \| 12,000 \(11,400–12,600\) \| 0\.60× \| /);
-    // user-by-id: 4000/8000=0.5, 4200/8400=0.5, 3900/7600≈0.513
-    expect(md).toMatch(/\| express \| 4,000 \(3,900–4,200\) \| 0\.50× \(0\.50–0\.51\) \| /);
+    // the first table: the split of each database figure
+    expect(md.indexOf("## Framework cost × data-access cost")).toBeLessThan(md.indexOf("## hello"));
+    expect(md).toMatch(
+      /\| user-by-id \| express \| 0\.50× \(0\.49–0\.52\) \| 0\.67× \(0\.65–0\.70\) × node-http-prisma \| 0\.75× \(0\.75–0\.75\) \| requests\/s \|/,
+    );
+    // express on hello: 12,000 (11,400–12,600), ratio 0.60 in every repeat; CPU per request is the headline (bold)
+    expect(md).toMatch(
+      /\| express \| 12,000 \(11,400–12,600\) \| 0\.60× \(0\.60–0\.60\) \| \*\*0\.60× \(0\.60–0\.60\)\*\* \| ±0\.0%, n=3 \| /,
+    );
+    // user-by-id: 4000/8000=0.5, 4200/8400=0.5, 3900/7600≈0.513: geometric mean 0.50, t-interval 0.49–0.52
+    expect(md).toMatch(
+      /\| express \| 4,000 \(3,900–4,200\) \| \*\*0\.50× \(0\.49–0\.52\)\*\* \| 0\.50× \(0\.49–0\.52\) \| ±3\.8%, n=3 \| /,
+    );
     expect(md).toMatch(/\| broken \| \*\*FAILED\*\*: verification failed \(24\/24\): GET \/ → status 500/);
     expect(md).toMatch(/\| broken \| \*\*FAILED\*\*: 12 unexpected non-2xx responses/);
     expect(md).toMatch(/\| \*node-http\* \(baseline\) \| 20,000 \(19,000–21,000\) ⚠ \|/);
     expect(md).toContain("⚠ The load generator used at least 90% of its core");
+    expect(md).toMatch(/\| express \| 4,000 .*\| 25\.0 ◆ \|/);
+    expect(md).toContain("◆ Less PostgreSQL CPU per request than the raw baseline");
+    const flagged = (await readFile(files.json, "utf8")).match(/"beatsBaselineOnPostgres": ?true/g);
+    expect(flagged).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CellResult, type ScenarioInfo, summarise, type TargetInfo } from "../src/results.ts";
-import { median, pairedRatios, percentile, ratio, spread, summariseLatencies } from "../src/stats.ts";
+import { median, pairedInterval, percentile, ratio, spread, summariseLatencies, tQuantile975 } from "../src/stats.ts";
 
 describe("statistics on known inputs", () => {
   it("median of odd and even counts, ignoring values that are not finite", () => {
@@ -21,12 +21,21 @@ describe("statistics on known inputs", () => {
     expect(ratio(1, Number.NaN)).toBeNaN();
   });
 
-  it("pairs ratios repeat by repeat and reports their spread", () => {
+  it("pairs ratios repeat by repeat: 95% t-interval on their logarithms", () => {
     // repeat 1: 5000/10000 = 0.5, repeat 2: 6000/10000 = 0.6, repeat 3: 4400/8000 = 0.55
-    const r = pairedRatios([5_000, 6_000, 4_400], [10_000, 10_000, 8_000]);
-    expect(r.median).toBeCloseTo(0.55);
-    expect(r.min).toBeCloseTo(0.5);
-    expect(r.max).toBeCloseTo(0.6);
+    const r = pairedInterval([5_000, 6_000, 4_400], [10_000, 10_000, 8_000]);
+    // mean of the logs −0.6006 → 0.5485; sd 0.0912, t(2) = 4.303: ± 0.2265 in log → 0.4373–0.6879
+    expect(r.value).toBeCloseTo(0.5485, 3);
+    expect(r.low).toBeCloseTo(0.4373, 3);
+    expect(r.high).toBeCloseTo(0.6879, 3);
+    expect(r.halfWidth).toBeCloseTo(0.2542, 3);
+    expect(r.n).toBe(3);
+    // identical ratios: no width; one pair: a value but no interval; a missing side is skipped
+    expect(pairedInterval([2, 4], [1, 2])).toMatchObject({ value: 2, low: 2, high: 2, halfWidth: 0, n: 2 });
+    expect(pairedInterval([2], [1]).halfWidth).toBeNaN();
+    expect(pairedInterval([2, Number.NaN, 3], [1, 1, 1.5]).n).toBe(2);
+    expect(tQuantile975(1)).toBe(12.706);
+    expect(tQuantile975(100)).toBe(1.96);
   });
 
   it("nearest-rank percentiles", () => {
@@ -98,8 +107,11 @@ describe("summary rows", () => {
     const fast = rows.find((r) => r.target === "fast");
     expect(fast?.rps).toEqual({ median: 10_800, min: 10_000, max: 11_000, n: 3 });
     // 10000/20000 = 0.5, 10800/18000 = 0.6, 11000/22000 = 0.5
-    expect(fast?.rpsRatio.median).toBeCloseTo(0.5);
-    expect(fast?.rpsRatio.max).toBeCloseTo(0.6);
+    // the geometric mean of the paired ratios, (0.5 × 0.6 × 0.5)^(1/3)
+    expect(fast?.rpsRatio.value).toBeCloseTo(Math.cbrt(0.5 * 0.6 * 0.5));
+    expect(fast?.rpsRatio.n).toBe(3);
+    expect(fast?.rpsRatio.low).toBeLessThan(0.5);
+    expect(fast?.rpsRatio.high).toBeGreaterThan(0.6);
     expect(fast?.p99Ratio).toBeCloseTo(18 / 9);
     const broken = rows.find((r) => r.target === "broken");
     expect(broken?.status).toBe("failed");
@@ -151,5 +163,53 @@ describe("summary rows", () => {
     const broken = rows.find((r) => r.target === "broken");
     expect(broken?.status).toBe("failed");
     expect(broken?.failure).toContain("verification failed (3/3): GET / → status 500");
+  });
+});
+
+describe("when a scenario has repeated enough", () => {
+  const cell = (target: string, repeat: number, rps: number, saturated = false): CellResult => ({
+    scenario: "hello",
+    connections: 100,
+    repeat,
+    target,
+    position: 1,
+    outcome: {
+      durationS: 5,
+      completed: rps * 5,
+      requestsPerSecond: rps,
+      statusCounts: { 200: rps * 5 },
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+      latency: { p50: 1, p90: 2, p99: 3, max: 4, mean: 1, count: rps * 5 },
+    },
+    // CPU per request steady at 50 µs for the baseline and 100 µs for both implementations
+    server: { cpuCores: 1, cpuSeconds: 1, peakRssBytes: 1, cpuMicrosPerRequest: target === "base" ? 50 : 100 },
+    loadGenerator: { cpuCores: saturated ? 0.95 : 0.5, saturated },
+  });
+
+  it("takes the widest headline interval, in CPU per request where the load generator saturated", async () => {
+    const { widestInterval } = await import("../src/run.ts");
+    const cells = [
+      ...[10_000, 10_000, 10_000].map((rps, i) => cell("base", i + 1, rps)),
+      // steady: 0.5 in every repeat
+      ...[5_000, 5_000, 5_000].map((rps, i) => cell("steady", i + 1, rps)),
+      // wandering throughput: 0.4, 0.6, 0.5
+      ...[4_000, 6_000, 5_000].map((rps, i) => cell("wandering", i + 1, rps)),
+    ];
+    const widest = widestInterval(cells, "hello", 100, ["base", "steady", "wandering"], "base");
+    expect(widest.target).toBe("wandering");
+    expect(widest.halfWidth).toBeGreaterThan(0.5);
+    // the same throughput, but the load generator saturated: the steady CPU ratio (0.5 every time) is the headline
+    const saturated = cells.map((c) =>
+      c.target === "wandering" ? { ...c, loadGenerator: { cpuCores: 0.95, saturated: true } } : c,
+    );
+    expect(widestInterval(saturated, "hello", 100, ["base", "wandering"], "base").halfWidth).toBe(0);
+    // a discarded (disturbed, re-run) cell does not count
+    const discarded = [
+      ...cells.filter((c) => c.target !== "wandering"),
+      { ...cell("wandering", 1, 1_000), discarded: "disturbed" },
+    ];
+    expect(widestInterval(discarded, "hello", 100, ["base", "wandering"], "base").halfWidth).toBeNaN();
   });
 });

@@ -125,6 +125,8 @@ describe("verification against fake servers", () => {
         options: {
           connections: [25],
           repeats: 1,
+          maxRepeats: 1,
+          precision: 0.05,
           warmupS: 0,
           durationS: 0.5,
           rate: undefined,
@@ -142,9 +144,11 @@ describe("verification against fake servers", () => {
       ["wrong-shape", false],
       ["error-500", false],
     ]);
-    expect(cells.map((c) => c.target)).toEqual(["correct"]);
-    expect(cells[0]?.failure).toBeUndefined();
-    expect(cells[0]?.outcome?.requestsPerSecond).toBeGreaterThan(0);
+    // (a run disturbed by other work on the machine is kept but discarded, and run again)
+    const counted = cells.filter((c) => !c.discarded);
+    expect(counted.map((c) => c.target)).toEqual(["correct"]);
+    expect(counted[0]?.failure).toBeUndefined();
+    expect(counted[0]?.outcome?.requestsPerSecond).toBeGreaterThan(0);
     expect(logs.join("\n")).toMatch(/health on wrong-shape: verification failed/);
 
     const rows = summarise(
@@ -157,7 +161,7 @@ describe("verification against fake servers", () => {
         language: "typescript",
         versions: {},
       })),
-      cells,
+      counted,
       verification,
     );
     expect(rows.map((r) => [r.target, r.status])).toEqual([

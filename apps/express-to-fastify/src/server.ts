@@ -2,11 +2,11 @@
 // Express routers never listen): on SIGTERM/SIGINT Fastify stops accepting connections, lets in-flight requests
 // finish, whichever world serves them, runs its onClose hooks (the one database pool closes, once), and the
 // process exits 0 (1 if that takes longer than SHUTDOWN_GRACE_MS).
-import { loadConfig } from "@api-ref/core";
+import { loadConfigOrExit } from "@api-ref/core";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const app = await buildApp({ config });
 
 // In-flight requests finish, but their keep-alive connections would then stay open for Fastify's keepAliveTimeout

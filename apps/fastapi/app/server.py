@@ -30,8 +30,9 @@ def main() -> None:
     try:
         settings = Settings.from_env()
     except ValueError as error:
+        # A configuration it cannot start with: the message alone and exit 2, as the Node apps do.
         print(error, file=sys.stderr)
-        sys.exit(1)
+        sys.exit(2)
 
     if settings.workers > 1 and "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
         # Every worker writes its metrics here; /metrics, served by any worker, adds them all up.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -39,6 +40,8 @@ class Settings:
         database_url = env.get("DATABASE_URL", "")
         if not database_url:
             problems.append("DATABASE_URL is required")
+        elif not re.fullmatch(r"postgres(ql)?://\S+", database_url):
+            problems.append("DATABASE_URL must be a postgres:// or postgresql:// URL")
         jwt_secret = env.get("JWT_SECRET", "")
         if len(jwt_secret) < 16:
             problems.append("JWT_SECRET is required (at least 16 characters)")

@@ -1,12 +1,12 @@
 // Reads the environment, builds the app, listens, and closes gracefully: on SIGTERM/SIGINT Fastify stops
 // accepting connections, lets in-flight requests finish, runs its onClose hooks (the database pool closes), and
 // the process exits 0 (1 if that takes longer than SHUTDOWN_GRACE_MS).
-import { loadConfig } from "@api-ref/core";
+import { loadConfigOrExit } from "@api-ref/core";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
 import { schemaModeFrom } from "./modes/index.ts";
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const mode = schemaModeFrom();
 const app = await buildApp({ config, mode });
 

@@ -1,5 +1,5 @@
 // Number formatting shared by the Markdown and HTML reports.
-import type { Spread } from "../stats.ts";
+import type { Interval, Spread } from "../stats.ts";
 
 export const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
 
@@ -28,3 +28,14 @@ export function ratioWithRange(s: Spread): string {
   if (s.n === 1 || s.min.toFixed(2) === s.max.toFixed(2)) return times(s.median);
   return `${times(s.median)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
 }
+
+/** "0.52× (0.50–0.55)" — a ratio with its 95% confidence interval; just the ratio from a single pair. */
+export function ratioWithInterval(i: Interval): string {
+  if (i.n === 0 || !isNum(i.value)) return "–";
+  if (!isNum(i.low) || !isNum(i.high)) return `${times(i.value)} (n=1)`;
+  return `${times(i.value)} (${i.low.toFixed(2)}–${i.high.toFixed(2)})`;
+}
+
+/** "±4.8%" — the interval's relative half-width. */
+export const precisionOf = (i: Interval) =>
+  !isNum(i.halfWidth) ? "–" : i.halfWidth >= 10 ? ">±999%" : `±${(i.halfWidth * 100).toFixed(1)}%`;

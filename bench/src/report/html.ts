@@ -1,7 +1,7 @@
 // report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context,
 // a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
 import type { Results, SummaryRow } from "../results.ts";
-import { isNum, mb, ms, num, pct, ratioWithRange, times, withRange } from "./format.ts";
+import { isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
 
 const esc = (text: string) =>
   text.replace(
@@ -111,7 +111,7 @@ function throughputChart(title: string, rows: SummaryRow[]): string {
       text:
         row.role === "baseline"
           ? `${num(row.rps.median)} req/s`
-          : `${num(row.rps.median)} req/s · ${times(row.rpsRatio.median)}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
+          : `${num(row.rps.median)} req/s · ${times(row.headline === "cpu-per-request" ? row.cpuRatio.value : row.rpsRatio.value)}${row.headline === "cpu-per-request" ? " (CPU/req)" : ""}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
       color: row.role === "baseline" ? COLORS.baseline : COLORS.impl,
       ...(row.status === "failed" ? { failed: row.failure ?? "failed" } : {}),
     })),
@@ -137,11 +137,16 @@ function memoryChart(r: Results): string {
   return barChart("Resident memory (MB): idle after start-up, and peak under load (highest of any scenario)", bars);
 }
 
+/** The ratio a reader should quote is bold. */
+const mark = (row: SummaryRow, which: SummaryRow["headline"], text: string) =>
+  row.headline === which ? `<strong title="${esc(row.headlineReason)}">${text}</strong>` : text;
+
 function table(rows: SummaryRow[], database: boolean): string {
   const head = [
     "implementation",
     "req/s median (min–max)",
-    "× baseline (min–max)",
+    "× baseline req/s (95% CI)",
+    "× baseline CPU/req (95% CI)",
     "p50 ms",
     "p90 ms",
     "p99 ms",
@@ -150,6 +155,7 @@ function table(rows: SummaryRow[], database: boolean): string {
     "peak RSS MB",
     "server CPU",
     "CPU µs/req",
+    "PG µs/req",
     "load gen CPU",
   ];
   const body = rows.map((row) => {
@@ -162,7 +168,8 @@ function table(rows: SummaryRow[], database: boolean): string {
       : "";
     const cells = [
       withRange(row.rps) + flag,
-      row.role === "baseline" ? "1.00×" : ratioWithRange(row.rpsRatio),
+      row.target === row.baseline ? "1.00×" : mark(row, "throughput", ratioWithInterval(row.rpsRatio)),
+      row.target === row.baseline ? "1.00×" : mark(row, "cpu-per-request", ratioWithInterval(row.cpuRatio)),
       ms(row.p50.median),
       ms(row.p90.median),
       ms(row.p99.median),
@@ -202,6 +209,14 @@ export function renderHtml(r: Results): string {
     )
     .join("");
   const saturated = r.summary.some((s) => s.loadGeneratorSaturated);
+  const split = r.split.length
+    ? `<h2>Framework cost × data-access cost</h2><p class="note">Each implementation's figure on a database scenario as a ratio to the raw baseline, split into framework (implementation ÷ the same data access without a framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request where the load generator saturated.</p><table><thead><tr><th>scenario</th><th>implementation</th><th>total</th><th>framework</th><th>data access</th><th>ratio of</th></tr></thead><tbody>${r.split
+        .map((row) => {
+          const cpu = row.headline === "cpu-per-request";
+          return `<tr><td>${esc(row.scenario)}</td><td>${esc(row.target)}</td><td class="n">${ratioWithInterval(cpu ? row.totalCpu : row.total)}</td><td class="n">${ratioWithInterval(cpu ? row.frameworkCpu : row.framework)} × ${esc(row.layer)}</td><td class="n">${ratioWithInterval(cpu ? row.dataAccessCpu : row.dataAccess)}</td><td>${cpu ? "CPU/request" : "requests/s"}</td></tr>`;
+        })
+        .join("")}</tbody></table>`
+    : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark ${esc(r.startedAt.slice(0, 16))} — ${esc(r.machine.cpuModel)}</title>
@@ -225,14 +240,15 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666
       .map(([k, v]) => `${k} ${v}`)
       .join(", "),
   )}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>
-<dt>Method</dt><dd>${o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} repeat(s) interleaved; DB_POOL_SIZE=${o.poolSize}; scale ${r.scale}; seed ${r.seed}</dd>
+<dt>Method</dt><dd>${o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
 </dl>
+${split}
 <h2>Start-up and memory</h2>
 <table><thead><tr><th>implementation</th><th>role</th><th>start-up ms</th><th>idle RSS MB</th></tr></thead><tbody>${startup}</tbody></table>
 ${memoryChart(r)}
 ${sections.join("\n")}
 ${saturated ? `<p class="note"><span class="warn">⚠</span> The load generator used at least ${Math.round(Number(o.loadGeneratorSaturationThreshold ?? 0.9) * 100)}% of its core: that figure may be the load generator's limit, not the server's.</p>` : ""}
-<p class="note">Ratios are paired repeat by repeat with the baseline measured next to it. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
+<p class="note">Ratios are geometric means of the ratios paired repeat by repeat with the baseline measured next to it, with 95% confidence intervals (Student's t on their logarithms); the bold one is the one to quote. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
 </body></html>
 `;
 }

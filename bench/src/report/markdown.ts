@@ -1,8 +1,10 @@
 // results.md: the run's context, then one table per scenario, ready to paste into a README.
 import type { Results, SummaryRow } from "../results.ts";
-import { mb, ms, num, pct, ratioWithRange, withRange } from "./format.ts";
+import { mb, ms, num, pct, precisionOf, ratioWithInterval, withRange } from "./format.ts";
 
 const SATURATED = "⚠";
+const PG_CHEAPER = "◆";
+const DISTURBED = "≈";
 const BELOW_RATE = "‡";
 
 function describeRun(r: Results): string[] {
@@ -13,37 +15,71 @@ function describeRun(r: Results): string[] {
     `- **Machine**: ${r.machine.cpuModel}, ${r.machine.logicalCpus} logical CPUs, ${Math.round(r.machine.memoryBytes / 2 ** 30)} GiB, ${r.machine.platform} ${r.machine.kernel}; load average ${num(r.machine.loadAverage1m)} at the start`,
     `- **Pinning**: server ${r.pinning.server}, load generator ${r.pinning.loadGenerator}, PostgreSQL ${r.pinning.postgres} — ${r.pinning.note}`,
     `- **Software**: Node ${r.versions.node}, autocannon ${r.versions.autocannon}, Prisma ${r.versions["@prisma/client"]} (adapter-pg ${r.versions["@prisma/adapter-pg"]}), pg ${r.versions.pg}; PostgreSQL ${r.postgres.version.split(" ").slice(0, 2).join(" ")} (${r.postgres.provider})`,
-    `- **Method**: ${mode}; ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} repeat(s) interleaved; DB_POOL_SIZE=${o.poolSize}; data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders); each scenario verified first (${o.verifySample} requests per server)`,
+    `- **Method**: ${mode}; ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} to ${o.maxRepeats ?? o.repeats} repeats interleaved (until every headline ratio's 95% interval is within ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker process(es) per server, DB_POOL_SIZE=${o.poolSize} in all (${o.poolPerWorker ?? o.poolSize} per worker); data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders); each scenario verified first (${o.verifySample} requests per server)`,
   ];
 }
 
 const header =
-  "| implementation | req/s median (min–max) | × baseline (min–max) | p50 ms | p99 ms | non-2xx / errors | peak RSS MB | server CPU | CPU µs/req | PG µs/req | load gen CPU |";
-const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+  "| implementation | req/s median (min–max) | × baseline req/s (95% CI) | × baseline CPU/req (95% CI) | precision | p50 ms | p99 ms | non-2xx / errors | peak RSS MB | server CPU | CPU µs/req | PG µs/req | load gen CPU |";
+const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+
+/** The ratio to quote is bold. */
+const mark = (row: SummaryRow, which: SummaryRow["headline"], text: string) =>
+  row.headline === which && text !== "–" ? `**${text}**` : text;
 
 export function tableRow(row: SummaryRow, database = false): string {
   const name = row.role === "baseline" ? `*${row.target}* (baseline)` : row.target;
   if (row.status === "failed") {
-    return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | – | ${row.non2xx} / ${row.errors} | – | – | – | – | – |`;
+    return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | – | – | – | ${row.non2xx} / ${row.errors} | – | – | – | – | – |`;
   }
   const flag = row.loadGeneratorSaturated ? ` ${SATURATED}` : "";
   const short = row.belowRate ? ` ${BELOW_RATE}` : "";
+  const disturbed = row.disturbed > 0 ? ` ${DISTURBED}` : "";
+  const isLimit = row.target === row.baseline;
+  const headlineRatio = row.headline === "cpu-per-request" ? row.cpuRatio : row.rpsRatio;
   return [
     name,
-    `${withRange(row.rps)}${flag}${short}`,
-    row.role === "baseline" ? "1.00×" : ratioWithRange(row.rpsRatio),
+    `${withRange(row.rps)}${flag}${short}${disturbed}`,
+    isLimit ? "1.00×" : mark(row, "throughput", ratioWithInterval(row.rpsRatio)),
+    isLimit ? "1.00×" : mark(row, "cpu-per-request", ratioWithInterval(row.cpuRatio)),
+    isLimit ? "–" : `${precisionOf(headlineRatio)}, n=${headlineRatio.n}`,
     ms(row.p50.median),
     ms(row.p99.median),
     `${row.non2xx} / ${row.errors}`,
     mb(row.peakRssBytes.median),
     pct(row.serverCpuCores.median),
     num(row.cpuMicrosPerRequest.median),
-    database ? num(row.postgresMicrosPerRequest.median) : "–",
+    database
+      ? `${num(row.postgresMicrosPerRequest.median)}${row.beatsBaselineOnPostgres ? ` ${PG_CHEAPER}` : ""}`
+      : "–",
     `${pct(row.loadGeneratorCpuCores.median)}${flag}`,
   ]
     .join(" | ")
     .replace(/^/, "| ")
     .concat(" |");
+}
+
+/** The first table: each implementation's database figure as framework cost × data-access cost. */
+export function splitTable(r: Results): string[] {
+  if (r.split.length === 0) return [];
+  const lines = [
+    "## Framework cost × data-access cost",
+    "",
+    "Each implementation's figure on a database scenario, as a ratio to the raw baseline (node:http + pg), split in two: **framework** = implementation ÷ the same data access with no framework (node-http-prisma: raw node:http calling packages/core), **data access** = that ÷ the raw baseline. framework × data access = total. The ratio quoted is requests/s, or server CPU per request (baseline ÷ implementation) where the load generator saturated; 95% confidence intervals in brackets.",
+    "",
+    "| scenario | implementation | total | framework | data access | ratio of |",
+    "|---|---|--:|--:|--:|---|",
+  ];
+  for (const s of r.split) {
+    const cpu = s.headline === "cpu-per-request";
+    const pick = (a: typeof s.total, b: typeof s.totalCpu) => ratioWithInterval(cpu ? b : a);
+    const scenario = (r.options.connections as number[]).length > 1 ? `${s.scenario} @${s.connections}` : s.scenario;
+    lines.push(
+      `| ${scenario} | ${s.target} | ${pick(s.total, s.totalCpu)} | ${pick(s.framework, s.frameworkCpu)} × ${s.layer} | ${pick(s.dataAccess, s.dataAccessCpu)} | ${cpu ? "CPU/request" : "requests/s"} |`,
+    );
+  }
+  lines.push("");
+  return lines;
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -56,6 +92,13 @@ export function renderMarkdown(r: Results): string {
     "",
   );
   lines.push(...describeRun(r), "");
+  if (r.targets.some((t) => t.remote)) {
+    lines.push(
+      `**Servers measured where they run (--target ${(r.options.targets as Array<{ name: string; url: string }>).map((t) => `${t.name}=${t.url}`).join(", ")}):** the bench did not start them, so there are no CPU, memory or PostgreSQL figures, no CPU-per-request ratios and no check for other work on their machine; every ratio is throughput, verified first as always.`,
+      "",
+    );
+  }
+  lines.push(...splitTable(r));
 
   lines.push("## Start-up and memory", "");
   lines.push("| implementation | role | start-up ms (spawn → first good /health) | idle RSS MB | build s |");
@@ -97,8 +140,20 @@ export function renderMarkdown(r: Results): string {
       "",
     );
   }
+  if (r.summary.some((s) => s.beatsBaselineOnPostgres)) {
+    lines.push(
+      `${PG_CHEAPER} Less PostgreSQL CPU per request than the raw baseline: the baseline is not the cheapest way to answer here, and ratios to it flatter this implementation.`,
+      "",
+    );
+  }
+  if (r.summary.some((s) => s.disturbed > 0)) {
+    lines.push(
+      `${DISTURBED} Some repeat ran while other processes used ≥ ${Number(r.options.disturbanceCores ?? 0.25)} of a core (after the re-runs allowed): the machine was not quiet.`,
+      "",
+    );
+  }
   lines.push(
-    "Columns: req/s and its ratio are medians over the repeats (ratios paired repeat by repeat with the baseline run next to it), min–max in brackets; latencies are the medians of each repeat's percentiles; CPU is the server's whole process tree as a share of one core; CPU µs/req is server CPU time per response, PG µs/req PostgreSQL's (all its processes; shown for database scenarios when PostgreSQL runs on this machine). A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.",
+    "Columns: req/s is the median over the repeats (min–max in brackets); the ratios are geometric means of the ratios paired repeat by repeat with the baseline run next to it, with their 95% confidence interval (Student's t on the logarithms); the bold one is the one to quote (CPU per request when the load generator saturated); precision is that interval's half-width; latencies are the medians of each repeat's percentiles; CPU is the server's whole process tree as a share of one core; CPU µs/req is server CPU time per response, PG µs/req PostgreSQL's (all its processes; shown for database scenarios when PostgreSQL runs on this machine). A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.",
     "",
   );
   return lines.join("\n");

@@ -1,18 +1,32 @@
-// pnpm test:contract [--impl a,b] [--url http://host:port] — runs the contract suite and prints the parity matrix.
+// pnpm test:contract [--impl a,b] [--url URL [--jwt-secret S] [--database-url U]] — runs the contract suite and
+// prints the parity matrix.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { selectImplementations } from "./implementations.ts";
+import { checkUrlTarget, UrlTargetError } from "./url-mode.ts";
 
-const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [--url URL] [-- vitest options]
-  --impl   run against these implementations only (default: all registered)
-  --url    run against an already-running server (started on a fresh copy of the seed data) instead`;
+const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [-- vitest options]
+       pnpm test:contract --url URL [--jwt-secret SECRET] [--database-url URL] [-- vitest options]
+  --impl          run against these implementations only (default: all registered); the suite starts each one
+  --url           run against a server already running there instead, started on a freshly seeded database
+                  (pnpm db:migrate and pnpm db:seed); checks that need what is not given are skipped and counted
+  --jwt-secret    the JWT_SECRET the --url server signs tokens with (default: $JWT_SECRET), for the checks that
+                  forge tokens
+  --database-url  the --url server's database (default: $DATABASE_URL), for the checks that set up or inspect
+                  rows directly`;
 
-let values: { impl?: string; url?: string; help?: boolean };
+let values: { impl?: string; url?: string; "jwt-secret"?: string; "database-url"?: string; help?: boolean };
 let rest: string[];
 try {
   const parsed = parseArgs({
-    options: { impl: { type: "string" }, url: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      impl: { type: "string" },
+      url: { type: "string" },
+      "jwt-secret": { type: "string" },
+      "database-url": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -22,6 +36,10 @@ try {
   if (values.url && !/^https?:\/\/[^/]+/.test(values.url))
     throw new Error(`--url must be an http(s) URL, got "${values.url}"`);
   if (values.url && values.impl) throw new Error("--url and --impl cannot be combined");
+  if (!values.url && (values["jwt-secret"] !== undefined || values["database-url"] !== undefined))
+    throw new Error("--jwt-secret and --database-url describe a --url server; with --impl the suite makes its own");
+  if (values["database-url"] !== undefined && !/^postgres(ql)?:\/\//.test(values["database-url"]))
+    throw new Error(`--database-url must be a postgres:// connection string, got "${values["database-url"]}"`);
 } catch (error) {
   process.stderr.write(`error: ${(error as Error).message}\n\n${usage}\n`);
   process.exit(2);
@@ -32,7 +50,33 @@ if (values.help) {
 }
 const env = { ...process.env };
 if (values.impl) env.CONTRACT_IMPLS = values.impl;
-if (values.url) env.CONTRACT_URL = values.url;
+if (values.url) {
+  const url = values.url.replace(/\/$/, "");
+  const jwtSecret = values["jwt-secret"] ?? (process.env.JWT_SECRET || undefined);
+  const databaseUrl = values["database-url"] ?? (process.env.DATABASE_URL || undefined);
+  process.stderr.write(
+    `contract: checking ${url} (JWT secret ${jwtSecret === undefined ? "not given" : "given"}, database ${databaseUrl === undefined ? "not given" : "given"})\n`,
+  );
+  try {
+    await checkUrlTarget({ url, jwtSecret, databaseUrl });
+  } catch (error) {
+    if (!(error instanceof UrlTargetError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
+  env.CONTRACT_URL = url;
+  env.CONTRACT_URL_CHECKED = "1";
+  // The suite reads these two in URL mode; an empty value means "not given".
+  env.JWT_SECRET = jwtSecret ?? "";
+  env.DATABASE_URL = databaseUrl ?? "";
+}
+// Reporters given after -- replace the config's; the matrix (and the count of checks not made) stays.
+const matrix = fileURLToPath(new URL("../test/matrix-reporter.ts", import.meta.url));
+if (
+  rest.some((a) => a === "--reporter" || a.startsWith("--reporter=")) &&
+  !rest.some((a) => a.includes("matrix-reporter"))
+)
+  rest.push(`--reporter=${matrix}`);
 const config = fileURLToPath(new URL("../vitest.config.ts", import.meta.url));
 const result = spawnSync("vitest", ["run", "--config", config, ...rest], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

@@ -3,8 +3,10 @@
 // starts the app on PORT (default 3000) with LOG_LEVEL=info until Ctrl-C.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import net from "node:net";
 import { join } from "node:path";
-import { applyMigrations, provisionPostgres, seedDatabase } from "@api-ref/db";
+import { setTimeout as sleep } from "node:timers/promises";
+import { applyMigrations, ProvisionError, provisionPostgres, seedDatabase } from "@api-ref/db";
 import { REPO_ROOT, selectImplementations } from "./implementations.ts";
 import { build } from "./launcher.ts";
 
@@ -18,13 +20,40 @@ try {
 }
 if (!impl) process.exit(2);
 
-const server = await provisionPostgres();
+const port = process.env.PORT ?? "3000";
+const host = process.env.HOST ?? "127.0.0.1";
+if (!/^\d+$/.test(port) || Number(port) > 65535) {
+  process.stderr.write(`error: PORT must be an integer 0–65535, got "${port}"\n`);
+  process.exit(2);
+}
+// A taken port is said before anything is provisioned or built, not as the app's EADDRINUSE crash afterwards.
+const busy = await new Promise<string | undefined>((resolve) => {
+  const probe = net.createServer();
+  probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  probe.listen(Number(port), host, () => probe.close(() => resolve(undefined)));
+});
+if (busy) {
+  const why = busy === "EADDRINUSE" ? "is taken by another process" : `cannot be used (${busy})`;
+  process.stderr.write(
+    `error: port ${port} on ${host} ${why} — stop that process or choose another: PORT=3001 pnpm dev:${impl.name}\n`,
+  );
+  process.exit(2);
+}
+
+let server: Awaited<ReturnType<typeof provisionPostgres>>;
+try {
+  server = await provisionPostgres();
+} catch (error) {
+  if (!(error instanceof ProvisionError)) throw error;
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exit(1);
+}
 const ownDatabase = server.provider !== "env";
 const databaseUrl = ownDatabase ? await server.createDatabase("api_ref_dev") : server.adminUrl;
 await applyMigrations(databaseUrl);
 try {
   const counts = await seedDatabase(databaseUrl);
-  console.log(`seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders`);
+  console.log(`seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders into ${databaseUrl}`);
 } catch (error) {
   console.log(`not seeding: ${(error as Error).message}`);
 }
@@ -35,7 +64,6 @@ try {
   await server.stop();
   process.exit(1);
 }
-const port = process.env.PORT ?? "3000";
 const app = spawn(impl.start.command, impl.start.args, {
   cwd: join(REPO_ROOT, impl.dir),
   stdio: "inherit",
@@ -43,18 +71,37 @@ const app = spawn(impl.start.command, impl.start.args, {
     ...process.env,
     ...impl.start.env,
     PORT: port,
-    HOST: process.env.HOST ?? "127.0.0.1",
+    HOST: host,
     DATABASE_URL: databaseUrl,
     JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(32).toString("base64url"),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   },
 });
-console.log(
-  `${impl.name} on http://127.0.0.1:${port} (docs at /docs); Ctrl-C stops it${ownDatabase ? " and its database" : ""}`,
-);
 const stop = () => app.kill("SIGTERM");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-const code = await new Promise<number | null>((resolve) => app.on("exit", resolve));
+const exited = new Promise<number | null>((resolve) => app.on("exit", resolve));
+// The URL is announced once the app listens, so that what is printed is true.
+const listening = (async () => {
+  while (app.exitCode === null && app.signalCode === null) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host, port: Number(port) }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (open) return true;
+    await sleep(100);
+  }
+  return false;
+})();
+if (await Promise.race([listening, exited.then(() => false)])) {
+  console.log(
+    `${impl.name} on http://${host}:${port} (docs at /docs); Ctrl-C stops it${ownDatabase ? " and its database" : ""}`,
+  );
+}
+const code = await exited;
+if (code !== 0 && code !== null) process.stderr.write(`error: ${impl.name} exited with code ${code}\n`);
 await server.stop();
 process.exit(code ?? 0);

@@ -1,17 +1,19 @@
 // Starts every selected implementation on its own database, cloned from one seeded template, exactly as in
 // production (its own process; PORT, DATABASE_URL, JWT_SECRET from the environment). CONTRACT_IMPLS selects
-// implementations (comma list); CONTRACT_URL targets one already-running server instead.
+// implementations (comma list); CONTRACT_URL targets one already-running server instead (URL mode, see
+// src/url-mode.ts), with its JWT_SECRET and DATABASE_URL when they are given.
 import { randomBytes } from "node:crypto";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db";
 import type { TestProject } from "vitest/node";
 import { selectImplementations } from "../src/implementations.ts";
 import { build, launch, type RunningImplementation } from "../src/launcher.ts";
+import { checkUrlTarget } from "../src/url-mode.ts";
 
 export interface Target {
   /** Implementation name (`url` for an external server). */
   name: string;
   url: string;
-  /** The target's own database, when the suite started it (null for an external server). */
+  /** The target's database: its own when the suite started it; for an external server, DATABASE_URL or null. */
   databaseUrl: string | null;
 }
 
@@ -19,6 +21,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     contract: {
       targets: Target[];
+      /** The secret every target signs tokens with; "" when unknown (URL mode without JWT_SECRET). */
       jwtSecret: string;
       /** Server admin URL and template name, for checks that start fresh instances (null in URL mode). */
       adminUrl: string | null;
@@ -30,9 +33,14 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const externalUrl = process.env.CONTRACT_URL;
   if (externalUrl) {
+    const url = externalUrl.replace(/\/$/, "");
+    const jwtSecret = process.env.JWT_SECRET || undefined;
+    const databaseUrl = process.env.DATABASE_URL || undefined;
+    // pnpm test:contract has checked them already; a run of vitest itself is checked here.
+    if (!process.env.CONTRACT_URL_CHECKED) await checkUrlTarget({ url, jwtSecret, databaseUrl });
     project.provide("contract", {
-      targets: [{ name: "url", url: externalUrl.replace(/\/$/, ""), databaseUrl: null }],
-      jwtSecret: process.env.JWT_SECRET ?? "",
+      targets: [{ name: "url", url, databaseUrl: databaseUrl ?? null }],
+      jwtSecret: jwtSecret ?? "",
       adminUrl: null,
       template: null,
     });

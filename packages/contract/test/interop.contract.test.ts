@@ -15,6 +15,7 @@ import { fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
+import { NEEDS } from "../src/url-mode.ts";
 import { contract, http, sql, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
@@ -104,7 +105,7 @@ describe.each(targets)("$name", (a: Target) => {
   }
 
   it("accepts a token the suite signs itself (HS256, the shared secret, sub = user id, exp in one hour) and refuses it signed with any other secret", async (ctx) => {
-    if (!contract.jwtSecret) return ctx.skip("the JWT secret is unknown (URL mode without JWT_SECRET)");
+    if (!contract.jwtSecret) return ctx.skip(NEEDS.jwtSecret);
     const claims = () =>
       new SignJWT({})
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -116,7 +117,7 @@ describe.each(targets)("$name", (a: Target) => {
   });
 
   it("issues HS256 tokens over the shared secret whose sub is the user id and which expire one hour after issue", async (ctx) => {
-    if (!contract.jwtSecret) return ctx.skip("the JWT secret is unknown (URL mode without JWT_SECRET)");
+    if (!contract.jwtSecret) return ctx.skip(NEEDS.jwtSecret);
     const before = Math.floor(Date.now() / 1000);
     const user = await register(a, "token-format");
     const login = await http(a).post("/auth/login").send({ email: user.email, password: user.password }).expect(200);
@@ -135,7 +136,7 @@ describe.each(targets)("$name", (a: Target) => {
 
   it("lets a user log in whose password hash the suite wrote itself in the documented scrypt format", async (ctx) => {
     const databaseUrl = a.databaseUrl;
-    if (!databaseUrl) return ctx.skip("needs the implementation's database (not available in URL mode)");
+    if (!databaseUrl) return ctx.skip(NEEDS.database);
     const password = `suite-${randomUUID()}`;
     const address = email("suite-hash");
     const [row] = await sql<{ id: string }>(
@@ -155,7 +156,7 @@ describe.each(targets)("$name", (a: Target) => {
 
   it("stores the passwords of registered users as documented: scrypt$16384$8$1$<16-byte salt>$<64-byte key>", async (ctx) => {
     const databaseUrl = a.databaseUrl;
-    if (!databaseUrl) return ctx.skip("needs the implementation's database (not available in URL mode)");
+    if (!databaseUrl) return ctx.skip(NEEDS.database);
     const user = await register(a, "hash-format");
     const [row] = await sql<{ password_hash: string | null }>(
       databaseUrl,

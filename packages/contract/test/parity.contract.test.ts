@@ -17,6 +17,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Implementation, selectImplementations } from "../src/implementations.ts";
 import { launch, type RunningImplementation } from "../src/launcher.ts";
+import { NEEDS } from "../src/url-mode.ts";
 import {
   canonical,
   type NormalisedResponse,
@@ -231,9 +232,7 @@ function runOf(runs: Map<string, Run | Error>, key: string): Run {
 describe.each(targets)("$name", (target) => {
   if (!reference) {
     it("answers a seeded request sequence like the reference implementation", (ctx) => {
-      ctx.skip(
-        "parity starts fresh instances on fresh databases, which needs the suite's own database server (not in URL mode)",
-      );
+      ctx.skip(NEEDS.ownInstances);
     });
     return;
   }

@@ -31,6 +31,7 @@ import { fixtureOrders, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures
 import type { Response, Test } from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { implementations } from "../src/implementations.ts";
+import { NEEDS } from "../src/url-mode.ts";
 import { StatementCounter } from "./support/sql-counter.ts";
 import { http, targets } from "./targets.ts";
 
@@ -175,7 +176,7 @@ type Measurement = { counts: number[] } | { error: string };
 type TargetMeasurements = { unavailable: string } | { routes: Map<string, Measurement> };
 
 async function measureTarget(target: Target): Promise<TargetMeasurements> {
-  if (!target.databaseUrl) return { unavailable: "needs the implementation's database (not available in URL mode)" };
+  if (!target.databaseUrl) return { unavailable: NEEDS.database };
   const counter = await StatementCounter.open(target.databaseUrl);
   if ("unavailable" in counter) return counter;
   const routes = new Map<string, Measurement>();
@@ -244,7 +245,8 @@ async function table(): Promise<string> {
 }
 
 afterAll(async () => {
-  if (measured.size > 0) console.log(`SQL statements per request\n${await table()}`);
+  const results = await Promise.all(measured.values());
+  if (results.some((m) => "routes" in m)) console.log(`SQL statements per request\n${await table()}`);
 });
 
 const languageOf = (target: Target) => implementations.find((i) => i.name === target.name)?.language;

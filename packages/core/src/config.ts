@@ -14,6 +14,11 @@ export interface AppConfig {
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
+/** A configuration the process cannot start with; its message lists every problem. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
 /** Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE; throws one message listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
@@ -21,6 +26,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     problems.push(`PORT must be an integer 0–65535, got "${env.PORT}"`);
   if (!env.DATABASE_URL) problems.push("DATABASE_URL is required");
+  else if (!/^postgres(ql)?:\/\/[^\s]+$/.test(env.DATABASE_URL) || !URL.canParse(env.DATABASE_URL))
+    problems.push("DATABASE_URL must be a postgres:// or postgresql:// URL");
   if (!env.JWT_SECRET || env.JWT_SECRET.length < 16) problems.push("JWT_SECRET is required (at least 16 characters)");
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel))
@@ -31,7 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   } catch (error) {
     problems.push((error as Error).message);
   }
-  if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -41,4 +48,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     poolSize,
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
   };
+}
+
+/**
+ * loadConfig for a process's entry point: a configuration it cannot start with is printed as its message alone
+ * (no stack trace around it), and the process exits 2, as for any usage error.
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
 }

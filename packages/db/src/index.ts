@@ -4,5 +4,11 @@ export type { Order, OrderStatus, Product, User } from "./generated/prisma/clien
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 export { applyMigrations, readMigrations } from "./migrate.ts";
 export { hashPassword, SCRYPT_PARAMS, verifyPassword } from "./password.ts";
-export { type PostgresProvider, type PostgresServer, prepareTemplate, provisionPostgres } from "./provision.ts";
+export {
+  type PostgresProvider,
+  type PostgresServer,
+  ProvisionError,
+  prepareTemplate,
+  provisionPostgres,
+} from "./provision.ts";
 export { checksumDatabase, countsFor, generateSeed, seedDatabase } from "./seed.ts";

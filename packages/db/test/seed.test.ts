@@ -88,8 +88,8 @@ describe("seed", () => {
 
   it("fails clearly without DATABASE_URL", () => {
     const result = runSeedCli([]);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/DATABASE_URL is not set/);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error: DATABASE_URL is not set — .*\n$/);
   });
 
   it("writes the named fixture rows, with the properties tests rely on", async () => {

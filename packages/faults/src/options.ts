@@ -87,7 +87,12 @@ export const usage = `usage: pnpm test:faults [--short | --long] [--impl NAME[,N
   --hostile-requests  generated requests per implementation
   --fuzz-examples     Schemathesis --max-examples
   --outage-seconds    how long the database stays down
-Unknown options are passed to vitest.`;
+Vitest's reporting and selection options (--reporter, --outputFile, -t/--testNamePattern, --bail, --silent,
+--color/--no-color, --hideSkippedTests) are passed to it; any other option is an error.`;
+
+/** The vitest options the suite passes through; anything else is a typo to report, not vitest's stack trace. */
+const VITEST_OPTIONS =
+  /^(--reporter|--outputFile(\.[\w-]+)?|-t|--testNamePattern|--bail|--silent|--color|--no-color|--hideSkippedTests)$/;
 
 const positiveInt = (name: string, raw: string) => {
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
@@ -136,6 +141,7 @@ export function parseCli(
   for (const token of tokens ?? []) {
     if (token.kind === "positional") vitestArgs.push(token.value);
     else if (token.kind === "option" && !known.has(token.name)) {
+      if (!VITEST_OPTIONS.test(token.rawName)) throw new Error(`unknown option ${token.rawName}`);
       if (token.value === undefined) vitestArgs.push(token.rawName);
       else if (token.inlineValue) vitestArgs.push(`${token.rawName}=${token.value}`);
       else vitestArgs.push(token.rawName, token.value);

@@ -32,7 +32,12 @@ describe("options", () => {
     expect(() => parseCli(["--fault", "flood"], {})).toThrow(/unknown fault flood/);
   });
 
-  it("passes what it does not know to vitest, as written", () => {
+  it("refuses an option that is neither its own nor one of vitest's it passes on", () => {
+    expect(() => parseCli(["--bogus"], {})).toThrow("unknown option --bogus");
+    expect(() => parseCli(["--shrot"], {})).toThrow("unknown option --shrot");
+  });
+
+  it("passes vitest's reporting options on, as written", () => {
     const { vitestArgs } = parseCli(
       ["--short", "--reporter=json", "--outputFile.json=/tmp/r.json", "--reporter", "default", "--", "shutdown"],
       {},

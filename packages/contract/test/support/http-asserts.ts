@@ -216,6 +216,33 @@ export function dbOf(target: Target) {
   };
 }
 
+/** A product's stock: read from the target's database when the run has it, else as GET /products/:id reports it. */
+export async function stockOf(target: Target, productId: string): Promise<number> {
+  if (target.databaseUrl) {
+    const [row] = await sql<{ stock: number }>(target.databaseUrl, "SELECT stock FROM products WHERE id = $1", [
+      productId,
+    ]);
+    if (!row) throw new Error(`product ${productId} is not in the database`);
+    return row.stock;
+  }
+  return expectJson(await http(target).get(`/products/${productId}`), 200, Product).stock;
+}
+
+/** How many orders reference a product: from the database when the run has it, else GET /orders?productId=. */
+export async function orderCountOf(target: Target, productId: string): Promise<number> {
+  if (target.databaseUrl) {
+    const [row] = await sql<{ count: string }>(
+      target.databaseUrl,
+      "SELECT count(*)::text AS count FROM orders WHERE product_id = $1",
+      [productId],
+    );
+    return Number(row?.count);
+  }
+  const res = await http(target).get(`/orders?productId=${productId}&limit=1`);
+  expectStatus(res, 200);
+  return res.body.total as number;
+}
+
 /** ISO 8601 with milliseconds, as the API prints timestamps. */
 export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 

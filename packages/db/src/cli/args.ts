@@ -1,4 +1,5 @@
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
+import { checkDatabaseUrl } from "../provision.ts";
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 
@@ -38,12 +39,19 @@ export function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-export function requireDatabaseUrl(): string {
+/** DATABASE_URL, checked to answer; a missing, malformed or unreachable one is one line and exit 2. */
+export async function requireDatabaseUrl(): Promise<string> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     fail(
-      "DATABASE_URL is not set. Point it at a PostgreSQL database (see .env.example); tests and the benchmark provision their own and need none.",
+      "DATABASE_URL is not set — point it at a PostgreSQL database (see .env.example); tests and the benchmark provision their own and need none",
+      2,
     );
+  }
+  try {
+    await checkDatabaseUrl(url);
+  } catch (error) {
+    fail((error as Error).message, 2);
   }
   return url;
 }

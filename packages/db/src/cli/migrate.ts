@@ -9,7 +9,7 @@ if (values.help) {
   process.exit(0);
 }
 try {
-  const { applied, alreadyApplied } = await applyMigrations(requireDatabaseUrl());
+  const { applied, alreadyApplied } = await applyMigrations(await requireDatabaseUrl());
   for (const name of applied) console.log(`applied ${name}`);
   console.log(`${applied.length} applied, ${alreadyApplied.length} already applied`);
 } catch (error) {

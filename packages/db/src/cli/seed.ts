@@ -16,7 +16,7 @@ try {
 } catch (error) {
   fail(`${(error as Error).message}\n\n${usage}`, 2);
 }
-const url = requireDatabaseUrl();
+const url = await requireDatabaseUrl();
 try {
   const started = Date.now();
   const counts = await seedDatabase(url, { scale, reset: values.reset === true });

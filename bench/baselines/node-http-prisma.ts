@@ -1,0 +1,178 @@
+// Baseline that splits a database figure in two: raw node:http serving the database scenarios through
+// packages/core exactly as the apps call it (createServices: the same Prisma client, pool, queries, DTOs and
+// error translation), with no framework around it. Requests are read by hand as in node-http-pg (requests.ts),
+// so the two baselines differ only in their data access:
+//   implementation ÷ node-http-prisma  = what the framework costs,
+//   node-http-prisma ÷ node-http-pg     = what the data access (Prisma and its driver adapter) costs.
+import { type OrderStatus, ProblemError } from "@api-ref/contract";
+import { createServices, loadConfig } from "@api-ref/core";
+import { createServer, invalid, listen, Problem, type ProblemKind, readJson, route, sendJson, UUID } from "./common.ts";
+import { id, includes, int, intParam, onlyKeys, paging, productFields, STATUSES, str, userFields } from "./requests.ts";
+
+const config = loadConfig();
+const services = createServices(config);
+const { users, products, orders, auth } = services;
+
+type Row = Record<string, unknown>;
+type Res = Parameters<typeof sendJson>[0];
+
+const PRODUCT_SORTS = ["createdAt", "-createdAt", "priceCents", "-priceCents", "name"] as const;
+
+function productQuery(url: URL) {
+  const inStock = url.searchParams.get("inStock");
+  if (inStock !== null && inStock !== "true" && inStock !== "false") {
+    throw invalid("query.inStock", "must be true or false");
+  }
+  const sort = (url.searchParams.get("sort") ?? "-createdAt") as (typeof PRODUCT_SORTS)[number];
+  if (!PRODUCT_SORTS.includes(sort)) throw invalid("query.sort", "must be a known sort");
+  const { page, limit } = paging(url);
+  return {
+    page,
+    limit,
+    q: url.searchParams.get("q") || undefined,
+    minPriceCents: intParam(url, "minPriceCents", 0, 100_000_000),
+    maxPriceCents: intParam(url, "maxPriceCents", 0, 100_000_000),
+    inStock: inStock === null ? undefined : inStock === "true",
+    sort,
+  };
+}
+
+function orderQuery(url: URL) {
+  const { page, limit } = paging(url);
+  const status = url.searchParams.get("status");
+  if (status !== null && !STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
+  const uuid = (param: string) => {
+    const v = url.searchParams.get(param);
+    if (v !== null && !UUID.test(v)) throw invalid(`query.${param}`, "must be a UUID");
+    return v ?? undefined;
+  };
+  const include = includes(url);
+  return {
+    page,
+    limit,
+    status: (status ?? undefined) as OrderStatus | undefined,
+    userId: uuid("userId"),
+    productId: uuid("productId"),
+    include: [...(include.user ? ["user" as const] : []), ...(include.product ? ["product" as const] : [])],
+  };
+}
+
+function orderBody(body: Row) {
+  onlyKeys(body, ["userId", "productId", "quantity"]);
+  const userId = str(body, "userId", 36, true) as string;
+  const productId = str(body, "productId", 36, true) as string;
+  if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
+  if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
+  return { userId, productId, quantity: int(body, "quantity", 1, 100, true) as number };
+}
+
+function productBody(body: Row, required: boolean) {
+  const f = productFields(body, required);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(f)) if (value !== undefined || key in body) fields[key] = value;
+  return fields as { name: string; description?: string | null; priceCents: number; stock: number };
+}
+
+function userBody(body: Row, required: boolean) {
+  const { email, name } = userFields(body, required);
+  return { ...(email !== undefined ? { email } : {}), ...(name !== undefined ? { name } : {}) } as {
+    email: string;
+    name: string;
+  };
+}
+
+const created = (res: Res, path: string, value: { id: string }) =>
+  sendJson(res, 201, value, { location: `${path}/${value.id}` });
+
+const server = createServer(
+  "node-http-prisma",
+  () => [
+    route("/health", {
+      GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework: "node-http-prisma" }),
+    }),
+    route("/ready", {
+      GET: async (_req, res) => {
+        await services.ping();
+        sendJson(res, 200, { status: "ok" });
+      },
+    }),
+    route("/users", {
+      GET: async (_req, res, url) => {
+        const { page, limit } = paging(url);
+        sendJson(res, 200, await users.list({ page, limit, q: url.searchParams.get("q") || undefined }));
+      },
+      POST: async (req, res) => created(res, "/users", await users.create(userBody(await readJson(req), true))),
+    }),
+    route("/users/:id", {
+      GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await users.get(id(raw))),
+      PATCH: async (req, res, _url, [raw]) => {
+        const key = id(raw);
+        sendJson(res, 200, await users.update(key, userBody(await readJson(req), false)));
+      },
+      DELETE: async (_req, res, _url, [raw]) => {
+        await users.remove(id(raw));
+        res.writeHead(204).end();
+      },
+    }),
+    route("/products", {
+      GET: async (_req, res, url) => sendJson(res, 200, await products.list(productQuery(url))),
+      POST: async (req, res) =>
+        created(res, "/products", await products.create(productBody(await readJson(req), true))),
+    }),
+    route("/products/:id", {
+      GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await products.get(id(raw))),
+      PATCH: async (req, res, _url, [raw]) => {
+        const key = id(raw);
+        sendJson(res, 200, await products.update(key, productBody(await readJson(req), false)));
+      },
+      DELETE: async (_req, res, _url, [raw]) => {
+        await products.remove(id(raw));
+        res.writeHead(204).end();
+      },
+    }),
+    route("/orders", {
+      GET: async (_req, res, url) => sendJson(res, 200, await orders.list(orderQuery(url))),
+      POST: async (req, res) => {
+        const { order } = await orders.create(orderBody(await readJson(req)));
+        created(res, "/orders", order);
+      },
+    }),
+    route("/orders/:id", {
+      GET: async (_req, res, url, [raw]) => {
+        const key = id(raw);
+        sendJson(res, 200, await orders.get(key, orderQuery(url).include));
+      },
+      PATCH: async (req, res, _url, [raw]) => {
+        const key = id(raw);
+        const body = await readJson(req);
+        onlyKeys(body, ["status"]);
+        if (typeof body.status !== "string" || !STATUSES.includes(body.status)) {
+          throw invalid("body.status", "must be an order status");
+        }
+        sendJson(res, 200, await orders.updateStatus(key, body.status as OrderStatus));
+      },
+      DELETE: async (_req, res, _url, [raw]) => {
+        await orders.remove(id(raw));
+        res.writeHead(204).end();
+      },
+    }),
+    route("/auth/login", {
+      POST: async (req, res) => {
+        const body = await readJson(req);
+        onlyKeys(body, ["email", "password"]);
+        const email = str(body, "email", 254, true) as string;
+        const password = str(body, "password", 128, true) as string;
+        sendJson(res, 200, await auth.login({ email, password }));
+      },
+    }),
+  ],
+  (error) => {
+    // packages/core throws the contract's problems (its database errors already translated, 503 included).
+    if (error instanceof ProblemError) {
+      return new Problem(error.kind as ProblemKind, error.message, error.errors, error.headers);
+    }
+    process.stderr.write(`${(error as Error).stack}\n`);
+    return new Problem("internal", "An unexpected error occurred.");
+  },
+);
+listen(server, () => services.close());

@@ -1,0 +1,87 @@
+// How both database baselines read a request: the path id, paging and filters, and the bodies the database
+// scenarios send, checked by hand (no schema library) as the contract asks. Shared so that the two baselines
+// differ only in their data access (raw pg or packages/core on Prisma).
+import { invalid, UUID } from "./common.ts";
+
+type Row = Record<string, unknown>;
+
+export const STATUSES = ["pending", "shipped", "delivered", "cancelled"];
+
+export function id(raw: string | undefined) {
+  if (!raw || !UUID.test(raw)) throw invalid("params.id", "must be a UUID");
+  return raw;
+}
+
+export function intParam(url: URL, key: string, min: number, max: number, fallback?: number) {
+  const raw = url.searchParams.get(key);
+  if (raw === null) {
+    if (fallback === undefined) return undefined;
+    return fallback;
+  }
+  if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw invalid(`query.${key}`, `must be an integer from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+export function paging(url: URL) {
+  const page = intParam(url, "page", 1, 1_000_000, 1) as number;
+  const limit = intParam(url, "limit", 1, 100, 20) as number;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function str(body: Row, key: string, max: number, required: boolean) {
+  const v = body[key];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== "string" || v.length < 1 || v.length > max) throw invalid(`body.${key}`, "must be a string");
+  return v;
+}
+
+export function int(body: Row, key: string, min: number, max: number, required: boolean) {
+  const v = body[key];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+    throw invalid(`body.${key}`, `must be an integer from ${min} to ${max}`);
+  }
+  return v;
+}
+
+export function onlyKeys(body: Row, keys: string[]) {
+  for (const key of Object.keys(body)) if (!keys.includes(key)) throw invalid(`body.${key}`, "is not a known field");
+}
+
+export function userFields(body: Row, required: boolean) {
+  onlyKeys(body, ["email", "name"]);
+  const email = str(body, "email", 254, required);
+  if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+    throw invalid("body.email", "must be an e-mail address");
+  const name = str(body, "name", 200, required)?.trim();
+  if (name !== undefined && (name.length < 1 || name.length > 100))
+    throw invalid("body.name", "must be 1–100 characters");
+  if (!required && email === undefined && name === undefined) throw invalid("body", "must contain at least one field");
+  return { email: email?.toLowerCase(), name };
+}
+
+export function productFields(body: Row, required: boolean) {
+  onlyKeys(body, ["name", "description", "priceCents", "stock"]);
+  const fields = {
+    name: str(body, "name", 200, required),
+    description: body.description === null ? null : str(body, "description", 2000, false),
+    priceCents: int(body, "priceCents", 0, 100_000_000, required),
+    stock: int(body, "stock", 0, 1_000_000, required),
+  };
+  if (!required && Object.keys(body).length === 0) throw invalid("body", "must contain at least one field");
+  return fields;
+}
+
+export function includes(url: URL) {
+  const raw = url.searchParams.get("include");
+  if (raw === null) return { user: false, product: false };
+  const parts = raw.split(",");
+  if (!/^(user|product)(,(user|product))?$/.test(raw) || new Set(parts).size !== parts.length) {
+    throw invalid("query.include", "must be a comma list of: user, product");
+  }
+  return { user: parts.includes("user"), product: parts.includes("product") };
+}

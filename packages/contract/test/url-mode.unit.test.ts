@@ -1,0 +1,130 @@
+// URL mode's checks of what the user gives (src/url-mode.ts, through `pnpm test:contract --url`), against a small
+// stand-in server that behaves like a freshly seeded implementation signing its tokens with a known secret.
+import { spawn } from "node:child_process";
+import { createHmac, randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../src/launcher.ts";
+import { checkUrlTarget, UrlTargetError } from "../src/url-mode.ts";
+
+const SECRET = "the-stand-in-server-secret";
+
+/** An HS256 token as the implementations issue it. */
+function token(sub: string) {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub, iat: now, exp: now + 3600 })}`;
+  return `${unsigned}.${createHmac("sha256", SECRET).update(unsigned).digest("base64url")}`;
+}
+
+let stock: number = fixtureProducts.lowStock.stock;
+const server = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(value));
+    };
+    if (req.url === "/health") return json(200, { status: "ok" });
+    if (req.url === `/products/${fixtureProducts.lowStock.id}`) return json(200, { stock });
+    if (req.url === "/auth/login" && req.method === "POST") {
+      const { email, password } = JSON.parse(body);
+      if (email === fixtureUsers.buyer.email && password === SEED_PASSWORD) {
+        return json(200, { token: token(fixtureUsers.buyer.id), tokenType: "Bearer", expiresIn: 3600 });
+      }
+      return json(401, {});
+    }
+    if (req.url === "/users" && req.method === "POST") return json(201, { id: randomUUID() });
+    json(404, {});
+  });
+});
+let url: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const failure = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UrlTargetError);
+  return (error as Error).message;
+};
+
+describe("checkUrlTarget", () => {
+  it("accepts a fresh server with its own secret, and a run without secret or database", async () => {
+    await expect(checkUrlTarget({ url, jwtSecret: SECRET })).resolves.toBeUndefined();
+    await expect(checkUrlTarget({ url })).resolves.toBeUndefined();
+  });
+
+  it("says in one sentence that a wrong secret is not the server's", async () => {
+    const message = await failure(checkUrlTarget({ url, jwtSecret: "some-other-secret-entirely" }));
+    expect(message).toBe(
+      "the JWT secret given (--jwt-secret or JWT_SECRET) is not the server's: the token it issued to a seeded user is not signed with it",
+    );
+  });
+
+  it("refuses an empty secret instead of signing with a zero-length key", async () => {
+    expect(await failure(checkUrlTarget({ url, jwtSecret: "" }))).toMatch(/^the JWT secret is empty/);
+  });
+
+  it("says when nothing answers at the URL", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    expect(await failure(checkUrlTarget({ url: closed }))).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/health got no answer \(ECONNREFUSED\); is the server running there\?$/,
+    );
+  });
+
+  it("says when the database was used by an earlier run", async () => {
+    stock = 3;
+    try {
+      expect(await failure(checkUrlTarget({ url }))).toMatch(/^the server's database is not a fresh seed .*stock 3/);
+    } finally {
+      stock = fixtureProducts.lowStock.stock;
+    }
+  });
+
+  it("says when the database given cannot be reached", async () => {
+    const databaseUrl = `postgres://postgres@127.0.0.1:${await freePort()}/nothing`;
+    expect(await failure(checkUrlTarget({ url, databaseUrl }))).toMatch(
+      /^cannot connect to the database given \(--database-url or DATABASE_URL\): /,
+    );
+  });
+});
+
+describe("pnpm test:contract --url", () => {
+  const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [cli, ...args], {
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.once("exit", (code) => resolve({ code, stderr }));
+    });
+
+  it("stops before the run with one line and exit 2 when JWT_SECRET is not the server's", async () => {
+    const { code, stderr } = await run(["--url", url], { JWT_SECRET: "not-the-server-secret" });
+    expect(code).toBe(2);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toEqual([
+      `contract: checking ${url} (JWT secret given, database not given)`,
+      "error: the JWT secret given (--jwt-secret or JWT_SECRET) is not the server's: the token it issued to a seeded user is not signed with it",
+    ]);
+  });
+
+  it("refuses --jwt-secret and --database-url without --url", async () => {
+    const { code, stderr } = await run(["--impl", "express", "--jwt-secret", "x"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^error: --jwt-secret and --database-url describe a --url server/);
+  });
+});

@@ -1,0 +1,38 @@
+// A configuration an app cannot start with is one message listing every problem (each app's entry point prints
+// it alone and exits 2: packages/contract/test/startup.contract.test.ts starts every implementation that way).
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+const GOOD = { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/db", JWT_SECRET: "0123456789abcdef" };
+
+describe("loadConfig", () => {
+  it("reads a good environment", () => {
+    expect(loadConfig({ ...GOOD, PORT: "8080" })).toMatchObject({ port: 8080, host: "0.0.0.0", logLevel: "info" });
+  });
+
+  it("lists every problem in one ConfigError", () => {
+    const error = (() => {
+      try {
+        loadConfig({ PORT: "http", JWT_SECRET: "short", LOG_LEVEL: "loud" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      [
+        "invalid configuration:",
+        '  - PORT must be an integer 0–65535, got "http"',
+        "  - DATABASE_URL is required",
+        "  - JWT_SECRET is required (at least 16 characters)",
+        '  - LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      ].join("\n"),
+    );
+  });
+
+  it.each(["mysql://u@h/db", "localhost:5432/db", "postgres://"])("rejects DATABASE_URL %s", (url) => {
+    expect(() => loadConfig({ ...GOOD, DATABASE_URL: url })).toThrow(
+      "DATABASE_URL must be a postgres:// or postgresql:// URL",
+    );
+  });
+});
