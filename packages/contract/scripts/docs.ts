@@ -3,15 +3,19 @@
 //   docs/api.md         the sections between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`:
 //                       routes (methods, statuses, auth), problems (the catalogue), query (parameters with types,
 //                       bounds and defaults)
-// Usage: node packages/contract/scripts/docs.ts --write | --check   (pnpm docs:generate / pnpm docs:check)
+// Usage: node packages/contract/scripts/docs.ts --write | --check [--root DIR]
+//        (pnpm docs:generate / pnpm docs:check)
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { errorStatuses, openApiDocument, PROBLEMS, routes } from "../src/index.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const { values } = parseArgs({ options: { write: { type: "boolean" }, check: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { write: { type: "boolean" }, check: { type: "boolean" }, root: { type: "string" } },
+});
+/** The repository root (`--root` points elsewhere: the unit test checks a copy). */
+const root = resolve(values.root ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../.."));
 if (values.write === values.check) {
   process.stderr.write("usage: node packages/contract/scripts/docs.ts --write | --check\n");
   process.exit(2);
