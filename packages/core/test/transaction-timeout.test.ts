@@ -1,6 +1,7 @@
 // A data-access failure that is not the client's fault is a 503 with retry-after, never a 500: here the one the
 // fault suite could not provoke, an interactive transaction that outlives its timeout (Prisma's P2028), made to
 // happen for real on a PostgreSQL of its own.
+import { randomBytes } from "node:crypto";
 import { createPrismaClient, type Prisma, type PrismaClient } from "@api-ref/db";
 import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,7 @@ let prisma: PrismaClient;
 beforeAll(async () => {
   server = await provisionPostgres({ log() {} });
   prisma = createPrismaClient({
-    connectionString: await server.createDatabase("core_transaction_timeout"),
+    connectionString: await server.createDatabase(`core_transaction_timeout_${randomBytes(3).toString("hex")}`),
     poolSize: 2,
   });
 }, 120_000);
