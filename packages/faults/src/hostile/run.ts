@@ -16,10 +16,11 @@ export interface HostileOptions {
   concurrency: number;
   seed: number;
   jwtSecret: string;
-  /** Called after every tenth of the requests is answered (progress on long runs). */
+  /** Called every few seconds with how many requests are answered (progress on long runs). */
   onProgress?: (answered: number, total: number) => void;
 }
 
+const PROGRESS_EVERY_MS = 5_000;
 const PROBLEM_CONTENT_TYPE = /^application\/problem\+json(;\s*charset=utf-8)?$/i;
 const JSON_CONTENT_TYPE = /^application\/json(;\s*charset=utf-8)?$/i;
 
@@ -117,6 +118,7 @@ export async function runHostile(
   let valid = 0;
   let next = 0;
   let answered = 0;
+  let lastNote = Date.now();
   const worker = async () => {
     while (next < requests.length) {
       const request = requests[next++] as GeneratedRequest;
@@ -124,8 +126,10 @@ export async function runHostile(
       if (expected.answers.some((a) => a.status < 300)) valid++;
       const outcome = await send(app.url, request.exchange, { agent, timeoutMs: 30_000 });
       answered++;
-      if (answered % Math.max(1, Math.ceil(requests.length / 10)) === 0)
+      if (Date.now() - lastNote >= PROGRESS_EVERY_MS && answered < requests.length) {
+        lastNote = Date.now();
         options.onProgress?.(answered, requests.length);
+      }
       const key = outcome.status === undefined ? (outcome.error ?? "?") : String(outcome.status);
       byStatus[key] = (byStatus[key] ?? 0) + 1;
       if ((outcome.status ?? 0) >= 500) serverErrors++;

@@ -1,5 +1,5 @@
 // Progress of a fault run, as the bench shows its own: which implementation and fault is running, how many of the
-// run's cells are done, and about how long is left. Vitest prints a test's output when the test file ends, which on
+// run's cells are done, and about how long is left (and, inside hostile input, how many requests are answered). Vitest prints a test's output when the test file ends, which on
 // the long run meant minutes of silence, so these lines go straight to the terminal (file descriptor 2, which every
 // worker shares with the command). Cells run in separate workers: the finished ones are recorded in a file that
 // global-setup creates, from which each new cell reads how far the run is and how long each fault took.
