@@ -5,7 +5,7 @@ Uvicorn has a keep-alive timeout, but no bound on the size of a request head, no
 whole request (a client sending its head a byte a second holds a connection for as long as it likes), and it
 serves an HTTP/1.1 request without `host`. `LimitedHttpToolsProtocol`, uvicorn's httptools protocol with these
 added, answers as node:http does: 431 for a head over 16 KiB, 408 and close for a head or request that takes too
-long, 400 for an HTTP/1.1 request without `host` (RFC 9112 §3.2).
+long, 400 for an HTTP/1.1 request without `host` (RFC 9112 §3.2), 417 for an `expect` other than 100-continue.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_bytes = 0
         self._has_host = False
+        self._unmet_expectation = False
         self._head_timer: asyncio.TimerHandle | None = None
         self._request_timer: asyncio.TimerHandle | None = None
 
@@ -102,6 +103,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_begin()
         self._head_bytes = 0
         self._has_host = False
+        self._unmet_expectation = False
         self._arm()
 
     def _count(self, size: int) -> None:
@@ -116,14 +118,19 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         # ": " and CRLF count, as node:http counts them.
         self._count(len(name) + len(value) + 4)
-        if name.lower() == b"host":
+        lower = name.lower()
+        if lower == b"host":
             self._has_host = True
+        elif lower == b"expect" and value.strip().lower() != b"100-continue":
+            self._unmet_expectation = True
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         self._cancel("_head_timer")
         if self.parser.get_http_version() == "1.1" and not self._has_host:
             raise _Refused(400)
+        if self._unmet_expectation:
+            raise _Refused(417)  # RFC 9110 §10.1.1, and node:http's answer
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:

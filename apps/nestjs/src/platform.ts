@@ -89,6 +89,13 @@ export async function createApp(config: AppConfig, platform: Platform): Promise<
     const fastify = app.getHttpAdapter().getInstance();
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+    // A DELETE reads no body and ignores whatever it is sent (README "Edges of HTTP" in packages/contract), but
+    // Fastify judges its `content-type` before any parser runs (`application/json, text/plain` would be its 415):
+    // the header means nothing there and is dropped.
+    fastify.addHook("onRequest", (request, _reply, done) => {
+      if (request.method === "DELETE") delete request.raw.headers["content-type"];
+      done();
+    });
     // find-my-way decodes a path before matching it (`/%75sers` would be `/users`); the contract matches literal
     // segments only as spelled (README "Edges of HTTP" in packages/contract), as Express's router does.
     fastify.addHook("onRequest", (request, reply, done) => {

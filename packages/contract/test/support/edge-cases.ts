@@ -88,6 +88,7 @@ const typedClaims: Array<[string, string]> = [
   ["a string", '"9999999999"'],
   ["null", "null"],
   ["true", "true"],
+  ["false", "false"],
   ["an array", "[9999999999]"],
   ["an object", '{"t":9999999999}'],
 ];
@@ -213,6 +214,79 @@ export const edgeCases: EdgeCase[] = [
       ),
     }),
     expect: ok,
+  },
+  {
+    edge: "framing",
+    name: "chunked body with a chunk size that is not hex",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        "POST /echo HTTP/1.1",
+        [
+          ["content-type", "application/json"],
+          ["transfer-encoding", "chunked"],
+        ],
+        'zz\r\n{"a":1}\r\n0\r\n\r\n',
+        { contentLength: false },
+      ),
+    }),
+    expect: badRequest,
+  },
+  {
+    edge: "framing",
+    name: "expect: 100-continue on a body refused for its media type",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        "POST /echo HTTP/1.1",
+        [
+          ["content-type", "text/plain"],
+          ["expect", "100-continue"],
+        ],
+        "hello",
+      ),
+    }),
+    expect: unsupported,
+  },
+  {
+    edge: "framing",
+    name: "an expectation other than 100-continue",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        "POST /echo HTTP/1.1",
+        [
+          ["content-type", "application/json"],
+          ["expect", "something-else"],
+        ],
+        '{"a":1}',
+      ),
+    }),
+    expect: [{ status: 417 }],
+  },
+  {
+    edge: "framing",
+    name: "a header folded over two lines (obs-fold)",
+    build: (ctx) => ({
+      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a: 1\r\n 2\r\nconnection: close\r\n\r\n`,
+    }),
+    expect: badRequest,
+  },
+  {
+    edge: "framing",
+    name: "whitespace between a header name and its colon",
+    build: (ctx) => ({
+      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a : 1\r\nconnection: close\r\n\r\n`,
+    }),
+    expect: badRequest,
+  },
+  {
+    edge: "framing",
+    name: "a control character in a header value",
+    build: (ctx) => ({
+      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a: 1\u00012\r\nconnection: close\r\n\r\n`,
+    }),
+    expect: badRequest,
   },
   {
     edge: "framing",
@@ -715,6 +789,12 @@ export const edgeCases: EdgeCase[] = [
   },
   {
     edge: "jwt",
+    name: "exp written with an exponent (1e10)",
+    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":1e10}`) }),
+    expect: ok,
+  },
+  {
+    edge: "jwt",
     name: "exp in the past",
     build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n - 1200},"exp":${n - 600}}`) }),
     expect: unauthorized,
@@ -883,6 +963,40 @@ export const edgeCases: EdgeCase[] = [
     name: "GET with a body",
     build: (ctx) => ({ bytes: request(ctx, "GET /users?limit=1 HTTP/1.1", [["content-type", "text/plain"]], "hello") }),
     expect: ok,
+  },
+  {
+    edge: "method",
+    name: "DELETE with a text/plain body on an unknown id",
+    build: (ctx) => ({
+      bytes: request(ctx, `DELETE /users/${UNKNOWN} HTTP/1.1`, [["content-type", "text/plain"]], "hello"),
+    }),
+    expect: notFound,
+  },
+  {
+    edge: "method",
+    name: "DELETE with a list content-type body on an unknown id",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        `DELETE /users/${UNKNOWN} HTTP/1.1`,
+        [["content-type", "application/json, text/plain"]],
+        "{}",
+      ),
+    }),
+    expect: notFound,
+  },
+  {
+    edge: "method",
+    name: "DELETE of a product with a list content-type body",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        `DELETE /products/${UNKNOWN} HTTP/1.1`,
+        [["content-type", "application/json, text/plain"]],
+        "{}",
+      ),
+    }),
+    expect: notFound,
   },
   {
     edge: "method",
