@@ -752,6 +752,32 @@ export const edgeCases: EdgeCase[] = [
   },
   {
     edge: "json",
+    name: "-0 where 0 is allowed (priceCents of an unknown product: reaches the lookup)",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        `PATCH /products/${UNKNOWN} HTTP/1.1`,
+        [["content-type", "application/json"]],
+        '{"priceCents":-0}',
+      ),
+    }),
+    expect: notFound,
+  },
+  {
+    edge: "json",
+    name: "0.0 and 1e0 as integers (stock and priceCents of an unknown product)",
+    build: (ctx) => ({
+      bytes: request(
+        ctx,
+        `PATCH /products/${UNKNOWN} HTTP/1.1`,
+        [["content-type", "application/json"]],
+        '{"priceCents":0.0,"stock":1e0}',
+      ),
+    }),
+    expect: notFound,
+  },
+  {
+    edge: "json",
     name: "quantity 2^53 + 1",
     build: (ctx) => ({ bytes: json(ctx, "/orders", order("9007199254740993")) }),
     expect: validation,
