@@ -31,7 +31,7 @@ const problemDescriptions: Record<number, string> = {
   413: "Body over 1 MiB",
   415: "Body is not application/json",
   422: "References a user or product that does not exist, or reuses an idempotency key",
-  503: "The database cannot be reached",
+  503: "The database cannot be reached or cannot answer in time (see the `retry-after` header)",
 };
 
 const requestIdHeader = {
@@ -186,6 +186,15 @@ function operation(route: RouteSpec) {
       headers: {
         "x-request-id": requestIdHeader,
         ...(status === 405 ? { allow: { schema: { type: "string" } } } : {}),
+        ...(status === 503
+          ? {
+              "retry-after": {
+                description: "Seconds to wait before trying again",
+                required: true,
+                schema: { type: "string", pattern: "^[0-9]+$" },
+              },
+            }
+          : {}),
       },
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/Problem" } } },
     };

@@ -2,8 +2,8 @@
 // `bodyLimit`), syntax (400 malformed-json), then schema validation: the Fastify counterpart of Express's
 // `jsonBody` middleware. It never touches a request an Express router answers: @fastify/express runs Express in
 // `onRequest`, before Fastify reads any body, so Express's `jsonBody` still gets the raw, unread stream.
-import { isJsonBody, parseJson, unsupportedMediaType } from "@api-ref/core";
-import type { FastifyRequest, preParsingHookHandler } from "fastify";
+import { isJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import type { FastifyRequest, onRequestHookHandler, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
 
 const hasBody = (headers: FastifyRequest["headers"]) =>
@@ -20,6 +20,16 @@ const refuseOtherMediaTypes: preParsingHookHandler = (request, _reply, payload, 
   done(null, payload);
 };
 
+/**
+ * A route that reads no body ignores whatever it is sent (README "Edges of HTTP" in packages/contract), but Fastify
+ * judges the `content-type` of every DELETE before any parser runs: one it cannot parse as a single media type
+ * (`application/json, text/plain`) would be its 415 here. The header means nothing on such a route: it is dropped.
+ */
+const ignoreContentType: onRequestHookHandler = (request, _reply, done) => {
+  delete request.raw.headers["content-type"];
+  done();
+};
+
 /** `application/json` and `application/*+json`, whatever their parameters (the charset was checked above). */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$%&'*.^`|~-]+\+)?json(?:;|$)/;
 
@@ -27,7 +37,11 @@ export default fp(
   async (fastify) => {
     // Route-level hook, added only to routes that read a body: the others pay nothing for it.
     fastify.addHook("onRoute", (route) => {
-      if (route.schema?.body === undefined) return;
+      if (route.schema?.body === undefined) {
+        const existing = route.onRequest ?? [];
+        route.onRequest = [ignoreContentType, ...(Array.isArray(existing) ? existing : [existing])];
+        return;
+      }
       const existing = route.preParsing ?? [];
       route.preParsing = [refuseOtherMediaTypes, ...(Array.isArray(existing) ? existing : [existing])];
     });
@@ -35,11 +49,11 @@ export default fp(
     // Fastify's JSON parser cannot refuse prototype-poisoning keys with the contract's 400, matches neither
     // `application/*+json` nor a charset, and its text/plain parser would hand validation a string.
     fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "string" }, (request, body, done) => {
+    fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "buffer" }, (request, body, done) => {
       // An empty body is no body (validation then reports `body`); so is one sent to a route that reads none.
-      if (body === "" || !readsBody(request)) return done(null, undefined);
+      if ((body as Buffer).length === 0 || !readsBody(request)) return done(null, undefined);
       try {
-        done(null, parseJson(body as string));
+        done(null, parseJsonBody(body as Buffer));
       } catch (error) {
         done(error as Error, undefined);
       }
