@@ -88,6 +88,14 @@ export const implementations: readonly Implementation[] = [
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
   {
+    name: "hono",
+    framework: "hono",
+    variant: "default",
+    language: "typescript",
+    dir: "apps/hono",
+    start: { command: process.execPath, args: ["src/server.ts"] },
+  },
+  {
     name: "fastapi",
     framework: "fastapi",
     variant: "default",
