@@ -8,7 +8,7 @@
 //   Fastify  /products, /products/:id                                     src/routes/products.ts (moved)
 //   Express  /users, /users/:id, /orders, /orders/:id, /auth/*            apps/express/src/routes/*.ts (mounted)
 
-import { type AppConfig, BODY_LIMIT_BYTES, requestIdFrom } from "@api-ref/core";
+import { type AppConfig, BODY_LIMIT_BYTES, HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/core";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";
@@ -77,6 +77,11 @@ export async function buildApp(options: AppOptions) {
     requestIdHeader: false,
     genReqId: (req) => requestIdFrom(req.headers["x-request-id"]),
     bodyLimit: BODY_LIMIT_BYTES,
+    // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
+    // server itself after creating it (its keep-alive default is 72 s).
+    http: httpServerOptions,
+    keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+    requestTimeout: HTTP_LIMITS.requestTimeoutMs,
     routerOptions,
     // During a graceful close, requests still arriving on open connections are served, not given Fastify's 503 body.
     return503OnClosing: false,

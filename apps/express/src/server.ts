@@ -1,6 +1,7 @@
 // Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
 // connections, lets in-flight requests finish, then closes the database pool and exits 0.
-import { createHttpMetrics, createServices, loadConfig } from "@api-ref/core";
+import { createServer } from "node:http";
+import { createHttpMetrics, createServices, httpServerOptions, loadConfig } from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 
@@ -9,12 +10,15 @@ const logger = pino({ level: config.logLevel });
 const services = createServices(config);
 const app = buildApp({ services, metrics: createHttpMetrics("express"), logger });
 
-const server = app.listen(config.port, config.host, (error) => {
-  if (error) {
-    logger.fatal({ err: error }, "could not listen");
-    process.exit(1);
-  }
+// app.listen() would be http.createServer(app) with Node's defaults: the contract's limits are stated instead
+// (head size, time for the head and for the whole request, keep-alive; see @api-ref/core's limits.ts).
+const server = createServer(httpServerOptions, app);
+server.listen(config.port, config.host, () => {
   logger.info(`express listening on http://${config.host}:${config.port}`);
+});
+server.once("error", (error) => {
+  logger.fatal({ err: error }, "could not listen");
+  process.exit(1);
 });
 
 let shuttingDown = false;

@@ -35,7 +35,11 @@ DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.CannotConnectNowError,  # 57P03: starting up
     asyncpg.AdminShutdownError,  # 57P01
     asyncpg.CrashShutdownError,  # 57P02
-    asyncpg.TooManyConnectionsError,  # 53300
+    # A healthy server that could not do the work in time, as the Node apps map them (packages/core errors.ts):
+    asyncpg.InsufficientResourcesError,  # class 53: too many connections (53300), out of memory, disk full
+    asyncpg.TransactionRollbackError,  # class 40: serialization failure (40001), deadlock (40P01)
+    asyncpg.QueryCanceledError,  # 57014: statement timeout
+    asyncpg.LockNotAvailableError,  # 55P03
 )
 
 _KIND_BY_STATUS = {400: "malformedJson", 401: "unauthorized", 409: "conflict", 413: "payloadTooLarge",

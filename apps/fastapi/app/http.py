@@ -69,10 +69,16 @@ async def read_json_body(request: Request, limit: int = BODY_LIMIT_BYTES) -> Any
         if len(raw) > limit:
             raise payload_too_large(limit)
 
-    # Decoded as body-parser decodes it: invalid UTF-8 becomes U+FFFD and a leading BOM is dropped.
-    text = raw.decode("utf-8", "replace")
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    return parse_json_body(bytes(raw)) if raw else None
+
+
+def parse_json_body(raw: bytes) -> Any:
+    """A JSON body from its bytes, as core's parseJsonBody (README "Edges of HTTP" in packages/contract): strict
+    UTF-8 (surrogates refused), one leading byte-order mark ignored (`utf-8-sig`), a second one is not JSON."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise malformed_json() from None
     return parse_json(text) if text else None
 
 
@@ -153,9 +159,8 @@ def parse_json(text: str) -> Any:
     """JSON.parse that refuses `__proto__` and `constructor.prototype` keys anywhere (a 400 either way).
 
     Python's json module is stricter nowhere and laxer only in accepting NaN and Infinity, which are refused;
-    numbers come out as JavaScript would hold them."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    numbers come out as JavaScript would hold them. `text` is decoded: a byte-order mark still in it is refused
+    (json.loads does)."""
     if json_text_too_deep(text):
         raise malformed_json()
     try:

@@ -18,6 +18,10 @@ class FieldError(TypedDict):
     message: str
 
 
+# `retry-after` of every 503: a data-access failure that is not the client's fault is worth retrying shortly.
+RETRY_AFTER_SECONDS = 1
+
+
 class ProblemError(Exception):
     def __init__(
         self,
@@ -34,6 +38,9 @@ class ProblemError(Exception):
         self.detail = detail
         self.errors = errors
         self.headers = headers or {}
+        # Every 503 says when to retry, as in the Node apps (RETRY_AFTER_SECONDS in packages/contract).
+        if kind == "unavailable":
+            self.headers.setdefault("retry-after", str(RETRY_AFTER_SECONDS))
 
     def to_json(self) -> dict[str, Any]:
         spec = contract.problems()[self.kind]

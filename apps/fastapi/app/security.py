@@ -104,9 +104,11 @@ def verify_bearer(authorization: str | None, secret: str) -> str:
         raise _unauthorized("The token has expired.") from None
     except jwt.PyJWTError:
         raise _unauthorized("The token is not valid.") from None
-    iat = claims.get("iat")
-    if iat is not None and (isinstance(iat, bool) or not isinstance(iat, (int, float))):
-        raise _unauthorized("The token is not valid.")
+    # jose refuses a timing claim that is not a JSON number; PyJWT reads `"exp": "9999999999"` as a number and
+    # `true` as 1, and skips a null `iat`. README "Edges of HTTP" (packages/contract): all of them are a 401.
+    for name in ("exp", "nbf", "iat"):
+        if name in claims and (isinstance(claims[name], bool) or not isinstance(claims[name], (int, float))):
+            raise _unauthorized("The token is not valid.")
     subject = claims.get("sub")
     if not isinstance(subject, str):
         raise _unauthorized("The token names no user.")

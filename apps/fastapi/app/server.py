@@ -1,5 +1,5 @@
-"""Entry point: `python -m app.server`. Reads the environment, serves the app with uvicorn (uvloop and
-httptools when installed, which requirements.txt makes them), WEB_CONCURRENCY worker processes (default 1).
+"""Entry point: `python -m app.server`. Reads the environment, serves the app with uvicorn (uvloop when installed,
+httptools with the contract's limits added: limits.py), WEB_CONCURRENCY worker processes (default 1).
 
 Shutdown is uvicorn's: on SIGTERM/SIGINT it stops accepting connections, lets in-flight requests finish (up to
 SHUTDOWN_GRACE_MS) and runs the lifespan shutdown (closes the database pool). Uvicorn then raises the signal again
@@ -19,6 +19,7 @@ import tempfile
 
 import uvicorn
 
+from .limits import KEEP_ALIVE_TIMEOUT_S
 from .settings import Settings
 
 # LOG_LEVEL uses pino's names, as every implementation does; uvicorn's equivalents:
@@ -49,7 +50,10 @@ def main() -> None:
         port=settings.port,
         workers=settings.workers,
         loop="auto",
-        http="auto",
+        # uvicorn's httptools protocol with the head size, head and request time limits and the Host check of
+        # every implementation (limits.py); the keep-alive timeout is uvicorn's own, stated.
+        http="app.limits:LimitedHttpToolsProtocol",
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT_S,
         lifespan="on",
         log_level=UVICORN_LOG_LEVELS[settings.log_level],
         access_log=settings.log_level in ("info", "debug", "trace"),

@@ -186,12 +186,12 @@ def test_harmless_lookalikes_pass(client: TestClient) -> None:
 
 
 def test_echo(client: TestClient) -> None:
-    response = client.post(
-        "/echo", content=b'\xef\xbb\xbf\xef\xbb\xbf{"a":1.0,"txnId":"mine","n":[1e2,-0]}', headers=JSON
-    )
+    response = client.post("/echo", content=b'\xef\xbb\xbf{"a":1.0,"txnId":"mine","n":[1e2,-0]}', headers=JSON)
     body = response.json()
     assert uuid.UUID(body.pop("txnId")).version == 4
     assert body == {"a": 1, "n": [100, 0]}
+    # One byte-order mark is ignored, a second is not JSON (README "Edges of HTTP" in packages/contract).
+    problem(client.post("/echo", content=b'\xef\xbb\xbf\xef\xbb\xbf{"a":1}', headers=JSON), 400, "malformedJson")
     for not_an_object in (b"[]", b"null", b'"x"', b"5"):
         problem(client.post("/echo", content=not_an_object, headers=JSON), 400, "validation", ["body"])
 
@@ -271,7 +271,9 @@ def test_unknown_fields_and_coercion_are_400(client: TestClient) -> None:
 
 def test_an_unreachable_database_is_a_503_and_the_process_keeps_serving(client: TestClient) -> None:
     for path in ("/ready", f"/users/{USER}", "/orders?limit=1"):
-        problem(client.get(path), 503, "unavailable")
+        response = client.get(path)
+        problem(response, 503, "unavailable")
+        assert response.headers["retry-after"] == "1"
     problem(client.post("/auth/login", json={"email": "a@b.co", "password": "x"}), 503, "unavailable")
     assert client.get("/health").status_code == 200
 

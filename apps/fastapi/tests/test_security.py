@@ -119,6 +119,13 @@ def test_a_node_issued_token_is_accepted_until_it_expires() -> None:
         f"Bearer {_token({'alg': 'HS256'}, _claims(iat='yesterday'))}",
         f"Bearer {_token({'alg': 'HS256'}, _claims(exp=int(time.time()) - 1))}",
         f"Bearer {_token({'alg': 'HS256'}, _claims(nbf=int(time.time()) + 600))}",
+        # Timing claims that are not JSON numbers (PyJWT reads "9999999999" and true as numbers): 401, as jose.
+        f"Bearer {_token({'alg': 'HS256'}, _claims(exp='9999999999'))}",
+        f"Bearer {_token({'alg': 'HS256'}, _claims(exp=True))}",
+        f"Bearer {_token({'alg': 'HS256'}, _claims(nbf=True))}",
+        f"Bearer {_token({'alg': 'HS256'}, _claims(nbf='0'))}",
+        f"Bearer {_token({'alg': 'HS256'}, _claims(iat=None))}",
+        f"Bearer {_token({'alg': 'HS256'}, _claims(iat=[1]))}",
     ],
 )
 def test_anything_but_a_valid_hs256_token_is_a_401(authorization: str | None) -> None:

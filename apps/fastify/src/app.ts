@@ -2,7 +2,7 @@
 // per resource onto whatever Fastify instance registers it. `buildApp()` creates that instance with the server
 // options a plugin cannot set (logger, request ids, router, body limit) and registers the app on it.
 
-import { type AppConfig, BODY_LIMIT_BYTES, requestIdFrom } from "@api-ref/core";
+import { type AppConfig, BODY_LIMIT_BYTES, HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/core";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";
@@ -76,6 +76,11 @@ export async function buildApp(options: AppOptions) {
     requestIdHeader: false,
     genReqId: (req) => requestIdFrom(req.headers["x-request-id"]),
     bodyLimit: BODY_LIMIT_BYTES,
+    // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
+    // server itself after creating it (its keep-alive default is 72 s).
+    http: httpServerOptions,
+    keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+    requestTimeout: HTTP_LIMITS.requestTimeoutMs,
     routerOptions,
     // During a graceful close, requests that still arrive on open connections are served (and told to close)
     // instead of getting Fastify's own 503 body.

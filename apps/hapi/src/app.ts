@@ -1,10 +1,12 @@
-import type { HttpMetrics, Services } from "@api-ref/core";
+import { createServer } from "node:http";
+import { type HttpMetrics, httpServerOptions, type Services } from "@api-ref/core";
 import Hapi from "@hapi/hapi";
 import hapiPino from "hapi-pino";
 import type { Logger } from "pino";
 import { metricsPlugin } from "./plugins/metrics.ts";
 import { problemsPlugin } from "./plugins/problems.ts";
 import { requestIdPlugin } from "./plugins/request-id.ts";
+import { strictPathsPlugin } from "./plugins/strict-paths.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -28,6 +30,9 @@ export async function buildServer({ services, metrics, logger, port, host }: Ser
   const server = Hapi.server({
     port,
     host,
+    // Hapi would create a node:http server with Node's defaults; this one states the contract's limits (head
+    // size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
+    listener: createServer(httpServerOptions),
     // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
     router: { isCaseSensitive: true, stripTrailingSlash: false },
     // No other framework here compresses responses by default; errors are logged by the problems plugin.
@@ -54,9 +59,13 @@ export async function buildServer({ services, metrics, logger, port, host }: Ser
     },
   });
 
+  // Hapi answers every client error (a head over 16 KiB, a slow head) with its own 400; without its listener
+  // node:http answers as in every other Node app: 431, 408, or 400 for a request it cannot parse.
+  server.listener.removeAllListeners("clientError");
   await server.register(requestIdPlugin);
   await server.register({ plugin: metricsPlugin, options: { metrics } });
   await server.register({ plugin: problemsPlugin, options: { logger } });
+  await server.register(strictPathsPlugin);
   if (logger.level !== "silent") {
     // Mounted only when logging is on, so that a benchmark with logging off pays nothing for it.
     await server.register({

@@ -1,17 +1,14 @@
-import { type ProblemError, problem } from "@api-ref/contract";
+import type { ProblemError } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
   isJsonBody,
-  jsonValueTooDeep,
-  MAX_JSON_DEPTH,
   malformedJson,
+  parseJsonBody,
   payloadTooLarge,
-  prototypePoisoning,
   unsupportedMediaType,
 } from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Lifecycle, RouteOptions } from "@hapi/hapi";
-import secureJson from "secure-json-parse";
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
@@ -27,46 +24,45 @@ const requireJson: Lifecycle.Method = (request, h) => {
   return h.continue;
 };
 
-/** Hapi's parser (bourne) refuses `__proto__` keys; the contract refuses `constructor.prototype` too. */
-const refuseConstructorPrototype: Lifecycle.Method = (request, h) => {
-  // Hapi parsed the body itself, so the contract's depth limit is checked on the value.
-  if (jsonValueTooDeep(request.payload))
-    throw problem("malformedJson", `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
-  try {
-    if (request.payload && typeof request.payload === "object") {
-      secureJson.scan(request.payload, { protoAction: "error", constructorAction: "error" });
-    }
-  } catch {
-    throw prototypePoisoning();
-  }
+/**
+ * Hapi reads the body (at most 1 MiB) and core parses it, as every implementation does (README "Edges of HTTP"):
+ * strict UTF-8 with one byte-order mark ignored, which Hapi's own parser (bourne over `toString()`) refuses and
+ * accepts the other way round, the depth limit, and `__proto__`/`constructor.prototype` keys refused. This runs
+ * after the payload step and before validation, where Hapi's parser would have run.
+ */
+const parseBody: Lifecycle.Method = (request, h) => {
+  const bytes = request.payload;
+  // An empty body is no body: validation then reports `body` as required.
+  const parsed = Buffer.isBuffer(bytes) && bytes.length > 0 ? parseJsonBody(bytes) : null;
+  // The lifecycle's own field, which Hapi's parser would have set; its types mark it read-only for handlers.
+  (request as { payload: unknown }).payload = parsed;
   return h.continue;
 };
 
-/** What Hapi's payload step throws (Boom 413, 400 with bourne's SyntaxError as `data`), as the contract's problems. */
+/** What Hapi's payload step throws (Boom 413, 400 for a body cut short), as the contract's problems. */
 function payloadProblem(error: Boom): ProblemError {
   if (error.output.statusCode === 413) return payloadTooLarge();
   if (error.output.statusCode === 415) return unsupportedMediaType();
-  const cause = error.data as { message?: string } | null;
-  if (/forbidden prototype property/.test(cause?.message ?? "")) return prototypePoisoning();
   return malformedJson();
 }
 
 /**
- * The route options of every route that takes a JSON body: Hapi reads it (at most 1 MiB) and parses it with its
- * own JSON parser, with the two extension points the contract needs around that step.
+ * The route options of every route that takes a JSON body: Hapi reads it (at most 1 MiB) and core parses it, with
+ * the two extension points the contract needs around that step.
  */
 export const jsonPayload = {
   payload: {
     output: "data",
-    parse: true,
+    // The bytes as read: Hapi asserts a truthy `parse` on routes that validate a payload, and `"gunzip"` is the
+    // raw-bytes value it accepts (no body is ever decompressed: `requireJson` refuses content-encoding first).
+    parse: "gunzip",
     maxBytes: BODY_LIMIT_BYTES,
-    protoAction: "error",
     failAction: (_request, _h, error) => {
       throw payloadProblem(error as Boom);
     },
   },
   ext: {
     onPreAuth: { method: requireJson },
-    onPostAuth: { method: refuseConstructorPrototype },
+    onPostAuth: { method: parseBody },
   },
 } satisfies RouteOptions;

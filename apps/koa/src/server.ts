@@ -1,6 +1,7 @@
 // Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
 // connections, lets in-flight requests finish, then closes the database pool and exits 0.
-import { createHttpMetrics, createServices, loadConfig } from "@api-ref/core";
+import { createServer } from "node:http";
+import { createHttpMetrics, createServices, httpServerOptions, loadConfig } from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 
@@ -9,8 +10,11 @@ const logger = pino({ level: config.logLevel });
 const services = createServices(config);
 const app = buildApp({ services, metrics: createHttpMetrics("koa"), logger });
 
-// app.listen() is http.createServer(app.callback()).listen(): a plain node:http server.
-const server = app.listen(config.port, config.host, () => {
+// app.listen() is http.createServer(app.callback()).listen() with Node's defaults: the same plain node:http
+// server here, with the contract's limits stated (head size, time for the head and for the whole request,
+// keep-alive; see @api-ref/core's limits.ts).
+const server = createServer(httpServerOptions, app.callback());
+server.listen(config.port, config.host, () => {
   logger.info(`koa listening on http://${config.host}:${config.port}`);
 });
 server.once("error", (error) => {

@@ -1,10 +1,11 @@
 // One application, two HTTP platforms. Everything platform-specific is here: the adapter, its settings for the
 // contract's strict paths, and turning each platform's body parsing off (the JSON body is read by
 // `JsonBodyInterceptor`, after routing, on the routes that take one).
+import { createServer } from "node:http";
 import querystring from "node:querystring";
-import { problem, undecodable } from "@api-ref/contract";
-import { type AppConfig, requestIdFrom } from "@api-ref/core";
-import { type INestApplication, type LogLevel } from "@nestjs/common";
+import { isContractPath, problem, undecodable } from "@api-ref/contract";
+import { type AppConfig, HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/core";
+import type { INestApplication, LogLevel, NestApplicationOptions } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 import { ExpressAdapter, type NestExpressApplication } from "@nestjs/platform-express";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
@@ -46,6 +47,17 @@ function answerRouterError(error: FastifyError, request: FastifyRequest, reply: 
     .send(JSON.stringify(answer.toJSON()));
 }
 
+/**
+ * The Express platform's server is `http.createServer(app)` with Node's defaults; this one states the contract's
+ * limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
+ */
+class LimitedExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions) {
+    super.initHttpServer(options);
+    this.httpServer = createServer(httpServerOptions, this.getInstance());
+  }
+}
+
 export async function createApp(config: AppConfig, platform: Platform): Promise<INestApplication> {
   const module = AppModule.forRoot(config, platform);
   // Nest's body parsers would read every body before routing (a 400 for bad JSON where the contract wants a
@@ -65,6 +77,11 @@ export async function createApp(config: AppConfig, platform: Platform): Promise<
         querystringParser: (search) => querystring.parse(search.split("#", 1)[0] ?? ""),
       },
       frameworkErrors: answerRouterError,
+      // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
+      // server itself after creating it (its keep-alive default is 72 s).
+      http: httpServerOptions,
+      keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+      requestTimeout: HTTP_LIMITS.requestTimeoutMs,
     });
     const app = await NestFactory.create<NestFastifyApplication>(module, adapter, options);
     // Fastify parses a body before the handler on every route (DELETE included) and would answer 415 itself;
@@ -72,6 +89,12 @@ export async function createApp(config: AppConfig, platform: Platform): Promise<
     const fastify = app.getHttpAdapter().getInstance();
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+    // find-my-way decodes a path before matching it (`/%75sers` would be `/users`); the contract matches literal
+    // segments only as spelled (README "Edges of HTTP" in packages/contract), as Express's router does.
+    fastify.addHook("onRequest", (request, reply, done) => {
+      if (request.is404 || isContractPath(request.url)) return done();
+      reply.callNotFound();
+    });
     return app;
   }
 
@@ -80,7 +103,7 @@ export async function createApp(config: AppConfig, platform: Platform): Promise<
   const server = express();
   server.set("case sensitive routing", true);
   server.set("strict routing", true);
-  const app = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(server), options);
+  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(server), options);
   app.disable("x-powered-by");
   // No ETags (no other framework here computes them), and the `simple` query parser (`?a[b]=1` stays a key).
   app.set("etag", false);

@@ -17,6 +17,9 @@ export const PROBLEMS = {
 } as const;
 
 export type ProblemKind = keyof typeof PROBLEMS;
+
+/** `retry-after` of every 503: a data-access failure that is not the client's fault is worth retrying shortly. */
+export const RETRY_AFTER_SECONDS = 1;
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 export const FieldError = z.strictObject({ path: z.string(), message: z.string() });
@@ -50,6 +53,8 @@ export class ProblemError extends Error {
     this.status = PROBLEMS[kind].status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    if (kind === "unavailable" && !("retry-after" in this.headers))
+      this.headers = { ...this.headers, "retry-after": String(RETRY_AFTER_SECONDS) };
   }
 
   toJSON(): Problem {

@@ -11,7 +11,23 @@ const templates = [...methodsByPath.keys()].map((template) => ({
   pattern: new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}$`),
 }));
 
-const pathOf = (url: string | undefined) => (url ?? "/").split("?", 1)[0] || "/";
+/** `scheme://authority` of an absolute-form request target (`GET http://host/users HTTP/1.1`). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/** The path of a request target exactly as sent (no decoding, no dot-segment removal), origin or absolute form. */
+export const rawPathOf = (url: string | undefined) => (url ?? "/").replace(ABSOLUTE_FORM, "").split("?", 1)[0] || "/";
+const pathOf = rawPathOf;
+
+/**
+ * True when the path as sent is one of the contract's paths (README "Edges of HTTP"): a route's literal segments
+ * match only as spelled, so `/%75sers`, `/users/%2e%2e/users`, `/./health` and `*` are no route's, whatever a
+ * router makes of them after decoding. Routers that decode or normalise before matching (find-my-way, Hapi's)
+ * ask this first and answer 404 when it is false.
+ */
+export const isContractPath = (url: string | undefined) => {
+  const path = rawPathOf(url);
+  return templates.some(({ pattern }) => pattern.test(path));
+};
 
 export interface Unmatched {
   problem: ProblemError;

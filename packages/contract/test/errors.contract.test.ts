@@ -587,6 +587,9 @@ describe.each(targets)("$name", (target) => {
       ["application/json; charset=utf-16", "POST", "/auth/register", "{}"],
       ["text/json", "PATCH", "/products/:id", '{"stock":1}'],
       ["application/jsonx", "POST", "/echo", '{"a":1}'],
+      // A list is not one media type (Fastify cannot parse it; NestJS on Fastify once answered 500).
+      ["application/json, text/plain", "POST", "/users", '{"email":"x@example.com"}'],
+      ["application/", "POST", "/echo", '{"a":1}'],
     ])("a %s body on %s %s is a 415", async (type, method, path, body) => {
       const url = path.replace(":id", MISSING_ID);
       expectProblem(await sendRaw(method.toLowerCase() as "post", url, body, type), "unsupportedMediaType");

@@ -2,7 +2,12 @@
 import { ProblemError, problem } from "@api-ref/contract";
 import { Prisma } from "@api-ref/db";
 
-const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+/**
+ * Prisma's codes for failures that are not the request's fault and may pass: the server unreachable or timing out
+ * (P1001, P1002, P1008, P1017), no pool connection in time (P2024), an interactive transaction that outlived its
+ * timeout or was closed under it (P2028), a write conflict or deadlock (P2034).
+ */
+const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2034"]);
 const CONNECTION_ERRNOS = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -17,6 +22,17 @@ const CONNECTION_ERRNOS = new Set([
   "08001",
   "08003",
   "08006",
+  // Transient failures of a healthy server: serialization failure and deadlock (class 40), insufficient resources
+  // (class 53: too many connections, out of memory, disk full), a statement cancelled by its timeout (57014), a
+  // lock not available in time (55P03).
+  "40001",
+  "40P01",
+  "53000",
+  "53100",
+  "53200",
+  "53300",
+  "57014",
+  "55P03",
 ]);
 
 /** node-postgres's and pg-pool's words for a connection that failed or never opened. */
@@ -24,7 +40,9 @@ const UNAVAILABLE_MESSAGE =
   /Connection terminated|connect ECONNREFUSED|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/i;
 
 /**
- * True when the error means PostgreSQL could not be reached (so the answer is 503, not 500). The PostgreSQL error
+ * True when the error is a data-access failure that is not the client's fault and may pass: PostgreSQL could not
+ * be reached, or could not do the work in time (a transaction past its timeout, a deadlock, no connection left).
+ * The answer is then a 503 with `retry-after`, never a 500. The PostgreSQL error
  * can sit in an error's `cause` chain or, for a query that failed in the driver adapter, in a Prisma error's
  * `meta.driverAdapterError` (P2039 carrying `57P01 terminating connection due to administrator command` while the
  * server shuts down, `57P03 the database system is starting up` while it comes back). `timeout expired` is
@@ -66,10 +84,10 @@ export const isForeignKeyViolation = (e: unknown) =>
   e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2003";
 export const isRecordNotFound = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025";
 
-/** Lets a ProblemError through, turns an unreachable database into a 503 and rethrows anything else as it is. */
+/** Lets a ProblemError through, turns a transient data-access failure into a 503 and rethrows anything else as it is. */
 export function translate(error: unknown): never {
   if (error instanceof ProblemError) throw error;
   if (isDatabaseUnavailable(error))
-    throw problem("unavailable", "The database cannot be reached; try again shortly.", { cause: error });
+    throw problem("unavailable", "The database cannot answer right now; try again shortly.", { cause: error });
   throw error;
 }

@@ -72,8 +72,13 @@ export function jsonValueTooDeep(value: unknown): boolean {
   return false;
 }
 
-/** JSON.parse that refuses `__proto__` and `constructor.prototype` keys anywhere (400 either way). */
+/**
+ * JSON.parse that refuses `__proto__` and `constructor.prototype` keys anywhere (400 either way). `text` is the
+ * decoded body: a byte-order mark still in it is not JSON (a 400; `parseJsonBody` drops the one a body may have).
+ */
 export function parseJson(text: string): unknown {
+  // secure-json-parse would skip a leading U+FEFF itself: a second one after the decoder dropped the first.
+  if (text.charCodeAt(0) === 0xfeff) throw malformedJson();
   if (jsonTextTooDeep(text)) throw problem("malformedJson", `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
@@ -81,4 +86,22 @@ export function parseJson(text: string): unknown {
     if (error instanceof SyntaxError && /forbidden prototype property/.test(error.message)) throw prototypePoisoning();
     throw malformedJson();
   }
+}
+
+/** Strict UTF-8: bytes that are not UTF-8 (surrogates included) throw; one leading byte-order mark is dropped. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * A JSON body from its bytes (README "Edges of HTTP"): UTF-8 only (RFC 8259 §8.1), so invalid UTF-8 is a 400
+ * `malformed-json` rather than U+FFFD in the data; one UTF-8 byte-order mark is ignored (RFC 8259 lets parsers
+ * ignore it), a second is not JSON. Then `parseJson`.
+ */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw problem("malformedJson", "The body is not valid UTF-8.");
+  }
+  return parseJson(text);
 }

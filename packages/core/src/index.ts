@@ -10,6 +10,7 @@ export * from "./config.ts";
 export * from "./dto.ts";
 export * from "./errors.ts";
 export * from "./http.ts";
+export * from "./limits.ts";
 export * from "./metrics.ts";
 export * from "./orders.ts";
 export * from "./products.ts";

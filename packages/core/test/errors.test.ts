@@ -22,6 +22,10 @@ describe("isDatabaseUnavailable", () => {
     ["57P01", "terminating connection due to administrator command"],
     ["57P03", "the database system is starting up"],
     ["08006", "connection failure"],
+    ["40001", "could not serialize access due to concurrent update"],
+    ["40P01", "deadlock detected"],
+    ["53300", "sorry, too many clients already"],
+    ["57014", "canceling statement due to statement timeout"],
   ])("is true for %s (%s) inside a Prisma adapter error", (code, message) => {
     expect(isDatabaseUnavailable(adapterError(code, message))).toBe(true);
   });
@@ -45,8 +49,8 @@ describe("isDatabaseUnavailable", () => {
     );
   });
 
-  it("is true for Prisma's own unreachable and pool-timeout codes", () => {
-    for (const code of ["P1001", "P2024"])
+  it("is true for Prisma's own unreachable, pool-timeout, transaction-timeout and write-conflict codes", () => {
+    for (const code of ["P1001", "P2024", "P2028", "P2034"])
       expect(isDatabaseUnavailable(new Prisma.PrismaClientKnownRequestError("x", { code, clientVersion: "7" }))).toBe(
         true,
       );
@@ -73,7 +77,7 @@ describe("isDatabaseUnavailable", () => {
 describe("translate", () => {
   it("turns an unreachable database into the unavailable problem and rethrows anything else unchanged", () => {
     expect(() => translate(adapterError("57P01", "terminating connection"))).toThrow(
-      expect.objectContaining({ kind: "unavailable" }),
+      expect.objectContaining({ kind: "unavailable", headers: { "retry-after": "1" } }),
     );
     const other = new TypeError("boom");
     expect(() => translate(other)).toThrow(other);

@@ -39,8 +39,10 @@ const median = (values: number[]) => {
   return sorted.length === 0 ? 0 : (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0);
 };
 
+/** A 503 problem that says when to retry (`retry-after`, README "Edges of HTTP" in packages/contract). */
 const isUnavailableProblem = (o: Outcome) => {
   if (o.status !== 503 || !/^application\/problem\+json/i.test(o.headers["content-type"] ?? "")) return false;
+  if (!/^\d+$/.test(o.headers["retry-after"] ?? "")) return false;
   const body = jsonOf(o) as { type?: unknown; status?: unknown } | undefined;
   return body?.type === PROBLEMS.unavailable.type && body?.status === 503;
 };

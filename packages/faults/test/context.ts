@@ -5,6 +5,7 @@ import { expect, inject, type TestContext } from "vitest";
 import { type FaultApp, type SuiteDatabase, startApp } from "../src/app.ts";
 import type { FaultName } from "../src/options.ts";
 import type { Figures } from "../src/report/figures.ts";
+import { type ProgressPlan, startCell } from "../src/report/progress.ts";
 import "../src/report/figures.ts";
 
 export const suite = inject("faults");
@@ -13,6 +14,14 @@ export const database: SuiteDatabase = {
   adminUrl: suite.adminUrl,
   template: suite.template,
   jwtSecret: suite.jwtSecret,
+};
+
+/** The run's cells, for the progress lines. */
+export const progressPlan: ProgressPlan = {
+  file: suite.progressFile,
+  mode: settings.mode,
+  impls: settings.impls,
+  faults: settings.faults,
 };
 
 /** The implementations of this run (every registered one unless --impl), or none when the fault is not selected. */
@@ -51,7 +60,11 @@ export async function runFault(
   options: { env?: Record<string, string>; prepare?: (databaseUrl: string) => Promise<void> } = {},
 ) {
   assertBuilt(impl);
-  const app = await startApp(database, impl, fault, options.env, options.prepare);
+  const ended = startCell(progressPlan, impl.name, fault);
+  const app = await startApp(database, impl, fault, options.env, options.prepare).catch((error: unknown) => {
+    ended();
+    throw error;
+  });
   try {
     const { figures, violations } = await run(app);
     record(context, impl, fault, figures);
@@ -60,5 +73,6 @@ export async function runFault(
     expect(violations, `${violationsMessage(violations)}${tail}`).toEqual([]);
   } finally {
     await app.dispose();
+    ended();
   }
 }

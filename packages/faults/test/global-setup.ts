@@ -2,8 +2,11 @@
 // template that every fault copies, the builds, and a small control endpoint through which the outage test —
 // which runs in a worker process — stops and starts that server.
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { selectImplementations } from "@api-ref/contract/implementations";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db";
 import type { TestProject } from "vitest/node";
@@ -20,6 +23,8 @@ export interface SuiteContext {
   controlUrl: string | null;
   /** Build failures by implementation name. */
   buildErrors: Record<string, string>;
+  /** Where each finished cell is recorded, for the progress lines (src/report/progress.ts). */
+  progressFile: string;
 }
 
 declare module "vitest" {
@@ -42,7 +47,9 @@ export default async function setup(project: TestProject) {
   if (!env.PG_PROVIDER) env.PG_PROVIDER = "embedded";
   const server = await provisionPostgres({ env });
   let control: http.Server | undefined;
+  const progressDir = mkdtempSync(join(tmpdir(), "faults-progress-"));
   const teardown = async () => {
+    rmSync(progressDir, { recursive: true, force: true });
     await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
     await server.startServer?.().catch(() => {});
     await server.stop();
@@ -87,6 +94,7 @@ export default async function setup(project: TestProject) {
       jwtSecret: randomBytes(32).toString("base64url"),
       controlUrl,
       buildErrors,
+      progressFile: join(progressDir, "finished.jsonl"),
     });
   } catch (error) {
     await teardown();

@@ -2,11 +2,17 @@
 // exactly what the contract says (never a 5xx), and the data invariants hold afterwards.
 import { describe, it } from "vitest";
 import { runHostile } from "../src/hostile/run.ts";
+import { cellNote } from "../src/report/progress.ts";
 import { implementationsFor, runFault, settings, suite } from "./context.ts";
 
 describe.each(implementationsFor("hostile-input"))("$name", (impl) => {
   it("hostile-input: generated valid and mutated requests get the contract's answers, never a 5xx; invariants hold", (context) =>
     runFault(context, impl, "hostile-input", (app) =>
-      runHostile(app, { ...settings.hostile, seed: settings.seed, jwtSecret: suite.jwtSecret }),
+      runHostile(app, {
+        ...settings.hostile,
+        seed: settings.seed,
+        jwtSecret: suite.jwtSecret,
+        onProgress: (answered, total) => cellNote(impl.name, "hostile-input", `${answered}/${total} requests answered`),
+      }),
     ));
 });

@@ -2,7 +2,7 @@
 // `bodyLimit`), syntax (400 malformed-json), then schema validation: the Fastify counterpart of Express's
 // `jsonBody` middleware. It never touches a request an Express router answers: @fastify/express runs Express in
 // `onRequest`, before Fastify reads any body, so Express's `jsonBody` still gets the raw, unread stream.
-import { isJsonBody, parseJson, unsupportedMediaType } from "@api-ref/core";
+import { isJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
 import type { FastifyRequest, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
 
@@ -35,11 +35,11 @@ export default fp(
     // Fastify's JSON parser cannot refuse prototype-poisoning keys with the contract's 400, matches neither
     // `application/*+json` nor a charset, and its text/plain parser would hand validation a string.
     fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "string" }, (request, body, done) => {
+    fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "buffer" }, (request, body, done) => {
       // An empty body is no body (validation then reports `body`); so is one sent to a route that reads none.
-      if (body === "" || !readsBody(request)) return done(null, undefined);
+      if ((body as Buffer).length === 0 || !readsBody(request)) return done(null, undefined);
       try {
-        done(null, parseJson(body as string));
+        done(null, parseJsonBody(body as Buffer));
       } catch (error) {
         done(error as Error, undefined);
       }

@@ -1,12 +1,12 @@
-import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJson, unsupportedMediaType } from "@api-ref/core";
+import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
 import express, { type RequestHandler } from "express";
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
-// express.text() reads the raw body (and answers 413 past the limit); parseJson then parses it while refusing
-// prototype-poisoning keys, which express.json() cannot refuse.
-const readText = express.text({
+// express.raw() reads the body's bytes (and answers 413 past the limit); parseJsonBody then decodes them as strict
+// UTF-8 and parses them while refusing prototype-poisoning keys, which express.json() cannot refuse.
+const readBytes = express.raw({
   type: (req) => isJsonContentType(req.headers["content-type"]),
   limit: BODY_LIMIT_BYTES,
 });
@@ -14,11 +14,11 @@ const readText = express.text({
 /** For routes that take a JSON body: 415 for other media types, 413 past 1 MiB, 400 for malformed JSON. */
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (hasBody(req.headers) && !isJsonBody(req.headers)) return next(unsupportedMediaType());
-  readText(req, res, (error?: unknown) => {
+  readBytes(req, res, (error?: unknown) => {
     if (error) return next(error);
     try {
       // An empty body is no body: validation then reports `body` as required.
-      req.body = typeof req.body === "string" && req.body.length > 0 ? parseJson(req.body) : undefined;
+      req.body = Buffer.isBuffer(req.body) && req.body.length > 0 ? parseJsonBody(req.body) : undefined;
     } catch (parseError) {
       return next(parseError);
     }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJson, unsupportedMediaType } from "@api-ref/core";
+import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
 import type { Middleware } from "koa";
 import getRawBody from "raw-body";
 
@@ -15,20 +15,17 @@ const hasBody = (headers: IncomingMessage["headers"]) =>
 
 /**
  * For routes that take a JSON body: 415 for other media types and for content-encoded bodies, 413 past 1 MiB (raw-body checks the declared
- * length before reading, and counts bytes while it reads), 400 for malformed JSON. The text is parsed by core's
- * `parseJson`, which refuses `__proto__`/`constructor.prototype` keys.
+ * length before reading, and counts bytes while it reads), 400 for malformed JSON. The bytes are decoded and
+ * parsed by core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored, `__proto__`/`constructor.prototype`
+ * keys refused).
  */
 export const jsonBody: Middleware = async (ctx, next) => {
   const contentType = ctx.get("content-type");
   if (hasBody(ctx.req.headers) && !isJsonBody(ctx.req.headers)) throw unsupportedMediaType();
   if (isJsonContentType(contentType)) {
-    const text = await getRawBody(ctx.req, {
-      length: ctx.request.length ?? null,
-      limit: BODY_LIMIT_BYTES,
-      encoding: "utf-8",
-    });
+    const bytes = await getRawBody(ctx.req, { length: ctx.request.length ?? null, limit: BODY_LIMIT_BYTES });
     // An empty body is no body: validation then reports `body` as required.
-    ctx.request.body = text.length > 0 ? parseJson(text) : undefined;
+    ctx.request.body = bytes.length > 0 ? parseJsonBody(bytes) : undefined;
   }
   await next();
 };

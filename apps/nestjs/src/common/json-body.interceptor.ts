@@ -4,7 +4,7 @@ import {
   isJsonBody,
   isJsonContentType,
   malformedJson,
-  parseJson,
+  parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
 } from "@api-ref/core";
@@ -27,19 +27,15 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const contentType = req.headers["content-type"];
   if (hasBody(req.headers) && !isJsonBody(req.headers)) throw unsupportedMediaType();
   if (!isJsonContentType(contentType)) return undefined;
-  let text: string;
+  let bytes: Buffer;
   try {
     // raw-body refuses a declared length over the limit before reading, and counts bytes while it reads.
-    text = await getRawBody(req, {
-      length: req.headers["content-length"] ?? null,
-      limit: BODY_LIMIT_BYTES,
-      encoding: "utf-8",
-    });
+    bytes = await getRawBody(req, { length: req.headers["content-length"] ?? null, limit: BODY_LIMIT_BYTES });
   } catch (error) {
     throw (error as { type?: string }).type === "entity.too.large" ? payloadTooLarge() : malformedJson();
   }
   // An empty body is no body: validation then reports `body` as required.
-  return text.length > 0 ? parseJson(text) : undefined;
+  return bytes.length > 0 ? parseJsonBody(bytes) : undefined;
 }
 
 /**

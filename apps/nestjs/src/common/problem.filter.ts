@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, type Unmatched, undecodable, unmatched } from "@api-ref/contract";
-import { isDatabaseUnavailable, requestIdFrom } from "@api-ref/core";
+import { isDatabaseUnavailable, requestIdFrom, unsupportedMediaType } from "@api-ref/core";
 import {
   type ArgumentsHost,
   BadRequestException,
   Catch,
   type ExceptionFilter,
+  HttpException,
   Logger,
   NotFoundException,
 } from "@nestjs/common";
@@ -25,8 +26,14 @@ export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8
  *   request no route matched gets that answer too.
  * - Express's router cannot decode a path like `/users/%zz` (Nest hands its `URIError` over as the cause of a
  *   `BadRequestException`): a 400 on the parameter, after the method check.
+ * - Fastify refuses a `content-type` it cannot parse as one media type (`application/json, text/plain`) with its
+ *   own 415 error before any interceptor runs (the adapter hands it over as the cause of an `HttpException`):
+ *   the contract's 415.
  * - An unreachable database is a 503; anything else is a 500 without details, logged.
  */
+const fastifyCode = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger("ProblemFilter");
@@ -59,6 +66,9 @@ export class ProblemFilter implements ExceptionFilter {
     if (exception instanceof NotFoundException) return this.labelled(request, unmatched(request.method, request.url));
     if (exception instanceof BadRequestException && exception.cause instanceof URIError) {
       return this.labelled(request, undecodable(request.method, request.url));
+    }
+    if (exception instanceof HttpException && fastifyCode(exception.cause) === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      return unsupportedMediaType();
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`database unavailable: ${(exception as Error).message}`);

@@ -2,7 +2,7 @@
 // syntax (400 malformed-json), then schema validation. Fastify's default parsers are replaced: its JSON parser
 // cannot tell prototype-poisoning keys from other errors the way the contract wants, matches neither
 // `application/*+json` nor a charset, and its text/plain parser would hand a string to validation.
-import { isJsonBody, parseJson, unsupportedMediaType } from "@api-ref/core";
+import { isJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
 import type { FastifyRequest, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
 
@@ -36,11 +36,11 @@ export default fp(
     });
 
     fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "string" }, (request, body, done) => {
+    fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "buffer" }, (request, body, done) => {
       // An empty body is no body (validation then reports `body`); so is one sent to a route that reads none.
-      if (body === "" || !readsBody(request)) return done(null, undefined);
+      if ((body as Buffer).length === 0 || !readsBody(request)) return done(null, undefined);
       try {
-        done(null, parseJson(body as string));
+        done(null, parseJsonBody(body as Buffer));
       } catch (error) {
         done(error as Error, undefined);
       }

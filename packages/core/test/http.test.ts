@@ -1,0 +1,52 @@
+// JSON bodies from their bytes and bearer tokens' claim types, as README "Edges of HTTP" (packages/contract)
+// decides them for every implementation.
+import { createHmac } from "node:crypto";
+import type { PrismaClient } from "@api-ref/db";
+import { describe, expect, it } from "vitest";
+import { authService } from "../src/auth.ts";
+import { parseJsonBody } from "../src/http.ts";
+
+const utf8 = (s: string) => Buffer.from(s, "utf8");
+
+describe("parseJsonBody", () => {
+  it("ignores one UTF-8 byte-order mark", () => {
+    expect(parseJsonBody(utf8('\uFEFF{"a":1}'))).toEqual({ a: 1 });
+  });
+
+  it.each([
+    ["two byte-order marks", utf8('\uFEFF\uFEFF{"a":1}')],
+    ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])],
+    ["a surrogate encoded as UTF-8", Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])],
+    ["UTF-16", Buffer.from('\uFEFF{"a":1}', "utf16le")],
+  ])("refuses %s as malformed JSON", (_, bytes) => {
+    expect(() => parseJsonBody(bytes)).toThrow(expect.objectContaining({ kind: "malformedJson" }));
+  });
+});
+
+describe("verifyBearer: timing claims must be JSON numbers", () => {
+  const secret = "test-secret-0123456789abcdef0123";
+  const user = "00000000-0000-4000-8000-000000000001";
+  const { verifyBearer } = authService(null as unknown as PrismaClient, secret);
+  const sign = (claims: string) => {
+    const b64 = (s: string) => Buffer.from(s).toString("base64url");
+    const unsigned = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64(claims)}`;
+    return `Bearer ${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
+  };
+  const now = Math.floor(Date.now() / 1000);
+
+  it("accepts numbers, fractions included", async () => {
+    await expect(verifyBearer(sign(`{"sub":"${user}","iat":${now},"nbf":${now},"exp":${now + 60}.5}`))).resolves.toBe(
+      user,
+    );
+  });
+
+  it.each(["exp", "nbf", "iat"])("refuses %s of any other JSON type with a 401", async (claim) => {
+    for (const value of ['"9999999999"', "null", "true", "[1]", '{"t":1}']) {
+      const claims = { sub: `"${user}"`, exp: String(now + 60), [claim]: value };
+      const text = `{${Object.entries(claims)
+        .map(([k, v]) => `"${k}":${v}`)
+        .join(",")}}`;
+      await expect(verifyBearer(sign(text)), `${claim}: ${value}`).rejects.toMatchObject({ status: 401 });
+    }
+  });
+});
