@@ -1,8 +1,9 @@
 // Reads the environment, creates the one Nest application on its Express platform, listens, and shuts down
 // gracefully: on SIGTERM/SIGINT Nest stops taking connections, lets in-flight requests finish — whichever world
 // serves them — runs the shutdown hooks (the one database pool is closed there) and the process exits 0.
-import { loadConfig } from "@api-ref/core";
-import { Logger, type LogLevel } from "@nestjs/common";
+import { createServer } from "node:http";
+import { httpServerOptions, loadConfig } from "@api-ref/core";
+import { Logger, type LogLevel, type NestApplicationOptions } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 import { ExpressAdapter, type NestExpressApplication } from "@nestjs/platform-express";
 import express from "express";
@@ -10,6 +11,18 @@ import { AppModule } from "./app.module.ts";
 import { FRAMEWORK } from "./meta/meta.controller.ts";
 
 const config = loadConfig();
+
+/**
+ * The Express platform's server is `http.createServer(app)` with Node's defaults; this one states the contract's
+ * limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
+ * apps/nestjs's `LimitedExpressAdapter`, copied for the reason below.
+ */
+class LimitedExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions) {
+    super.initHttpServer(options);
+    this.httpServer = createServer(httpServerOptions, this.getInstance());
+  }
+}
 
 /**
  * `LOG_LEVEL` (pino's names) as Nest's logger levels; `silent` turns logging off. apps/nestjs's `nestLogLevels`,
@@ -36,12 +49,16 @@ const server = express();
 server.set("case sensitive routing", true);
 server.set("strict routing", true);
 
-const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(server), {
-  // Nest's body parsers would read every body before any middleware: the Express routers' own `jsonBody` would
-  // then find the stream consumed, and Nest's routes read theirs with apps/nestjs's `@JsonBody()`.
-  bodyParser: false,
-  logger: nestLogLevels(config.logLevel),
-});
+const app = await NestFactory.create<NestExpressApplication>(
+  AppModule.forRoot(config),
+  new LimitedExpressAdapter(server),
+  {
+    // Nest's body parsers would read every body before any middleware: the Express routers' own `jsonBody` would
+    // then find the stream consumed, and Nest's routes read theirs with apps/nestjs's `@JsonBody()`.
+    bodyParser: false,
+    logger: nestLogLevels(config.logLevel),
+  },
+);
 // The rest of apps/express's settings: no `x-powered-by`, no ETags, the `simple` query parser (`?a[b]=1` stays a
 // key) — for Nest's routes and the Express routers alike.
 app.disable("x-powered-by");

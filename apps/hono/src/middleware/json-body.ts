@@ -2,7 +2,7 @@ import {
   BODY_LIMIT_BYTES,
   isJsonBody,
   malformedJson,
-  parseJson,
+  parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
 } from "@api-ref/core";
@@ -40,21 +40,22 @@ const limit = bodyLimit({
 });
 
 /**
- * The text is parsed by core's `parseJson`, which refuses `__proto__`/`constructor.prototype` keys; `c.req.json()`
- * is plain `JSON.parse`. (`c.req.text()` decodes UTF-8 with `TextDecoder`, which drops a byte-order mark.)
+ * The bytes are decoded and parsed by core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
+ * `__proto__`/`constructor.prototype` keys refused). Not `c.req.json()`, which is `JSON.parse` of `c.req.text()`:
+ * a lenient decoder (invalid UTF-8 becomes U+FFFD) and no refusal of those keys.
  */
 const parse = createMiddleware<AppEnv>(async (c, next) => {
-  let text = "";
+  let bytes = new Uint8Array(0);
   if (hasBody(c.req)) {
     try {
-      text = await c.req.text();
+      bytes = new Uint8Array(await c.req.arrayBuffer());
     } catch {
       // The client went away or sent less than it declared.
       throw malformedJson();
     }
   }
   // An empty body is no body: validation then reports `body` as required.
-  c.set("body", text.length > 0 ? parseJson(text) : undefined);
+  c.set("body", bytes.length > 0 ? parseJsonBody(bytes) : undefined);
   await next();
 });
 
