@@ -1,10 +1,9 @@
 // Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
 // connections, lets in-flight requests finish, then closes the database pool and exits 0.
-import type { Server } from "node:http";
 import { createHttpMetrics, createServices, httpServerOptions, loadConfig } from "@api-ref/core";
-import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
+import { createNodeServer } from "./paths.ts";
 import { FRAMEWORK } from "./routes/meta.ts";
 
 const config = loadConfig();
@@ -12,15 +11,12 @@ const logger = pino({ level: config.logLevel });
 const services = createServices(config);
 const app = buildApp({ services, metrics: createHttpMetrics(FRAMEWORK), logger });
 
-// serve() is http.createServer() around Hono's `fetch`, listening: a plain node:http server, given the contract's
-// limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts) as its
-// `serverOptions`. `hostname` is also the host of the URL built for an HTTP/1.0 request without a Host header.
-const server = serve(
-  { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions },
-  () => {
-    logger.info(`hono listening on http://${config.host}:${config.port}`);
-  },
-) as Server;
+// A plain node:http server around Hono's `fetch` (`serve()`, written out: see `createNodeServer`), given the
+// contract's limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
+const server = createNodeServer(app.fetch, config.host, httpServerOptions);
+server.listen(config.port, config.host, () => {
+  logger.info(`hono listening on http://${config.host}:${config.port}`);
+});
 server.once("error", (error) => {
   logger.fatal({ err: error }, "could not listen");
   process.exit(1);

@@ -1,13 +1,13 @@
-// What only a real Node server shows: routing on Node's own `req.url` (the `getPath` option), and a 413 that
-// leaves a keep-alive client's connection usable. `app.request()` cannot show either: `new Request()` normalises
+// What only a real Node server shows: routing on Node's own `req.url` (the `getPath` option; `*` included), and a
+// 413 that leaves a keep-alive client's connection usable. `app.request()` cannot show either: `new Request()` normalises
 // the URL before the app sees it, and there is no connection. Still no database: a fake data access.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHttpMetrics, type Services } from "@api-ref/core";
-import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
+import { createNodeServer } from "../src/paths.ts";
 
 const services = {
   users: { list: async () => ({ data: [], page: 1, limit: 20, total: 0 }) },
@@ -17,8 +17,8 @@ let server: http.Server;
 let port: number;
 beforeAll(async () => {
   const app = buildApp({ services, metrics: createHttpMetrics("hono"), logger: pino({ level: "silent" }) });
-  server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
-  await new Promise((resolve) => server.once("listening", resolve));
+  server = createNodeServer(app.fetch, "127.0.0.1");
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
   port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
@@ -45,8 +45,8 @@ describe("routing on the path as sent", () => {
     expect((await request("GET", "/users")).status).toBe(200);
   });
 
-  it.each(["/%75sers", "/users/%2e%2e/users", "/users/../users", "/users/./"])(
-    "GET %s is a 404: no percent-decoding and no dot segments before routing",
+  it.each(["*", "/%75sers", "/users/%2e%2e/users", "/users/../users", "/users/./"])(
+    "GET %s is a 404: no percent-decoding, no dot segments, `*` is no path",
     async (path) => {
       expect((await request("GET", path)).status).toBe(404);
     },
