@@ -38,6 +38,16 @@ export const implementations: readonly Implementation[] = [
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
   {
+    name: "express-to-nestjs",
+    framework: "express-to-nestjs",
+    variant: "default",
+    language: "typescript",
+    dir: "apps/express-to-nestjs",
+    // Builds apps/nestjs first: the Nest modules it imports run from that app's dist/.
+    build: { command: "pnpm", args: ["run", "build"] },
+    start: { command: process.execPath, args: ["dist/main.js"] },
+  },
+  {
     name: "fastify-zod",
     framework: "fastify",
     variant: "zod",
@@ -85,6 +95,14 @@ export const implementations: readonly Implementation[] = [
     variant: "default",
     language: "typescript",
     dir: "apps/hapi",
+    start: { command: process.execPath, args: ["src/server.ts"] },
+  },
+  {
+    name: "hono",
+    framework: "hono",
+    variant: "default",
+    language: "typescript",
+    dir: "apps/hono",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
   {

@@ -1,0 +1,62 @@
+// The part of the API still on Express: the Express app's own routers, imported as they are, in one Express
+// `Router` that a Nest middleware runs for every request. Moving a resource to Nest means deleting its line below
+// and importing its Nest module in app.module.ts; when no line is left, this file goes.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Services } from "@api-ref/core";
+// The Express app, unchanged: its routers are factories over the shared services, its error middleware renders
+// every error as problem+json.
+import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
+import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
+import { orderRoutes } from "@api-ref/express/src/routes/orders.ts";
+import { productRoutes } from "@api-ref/express/src/routes/products.ts";
+import { DATABASE } from "@api-ref/nestjs/database/database.module";
+import { Inject, Injectable, type NestMiddleware } from "@nestjs/common";
+import { type Request, type Response, Router } from "express";
+import type { Logger } from "pino";
+
+declare module "http" {
+  interface IncomingMessage {
+    /** pino-http's request logger in apps/express; not mounted here, so the error middleware uses its own. */
+    log?: Logger;
+  }
+}
+
+/** Injection token of the pino logger the Express error middleware logs with (see app.module.ts). */
+export const LEGACY_LOGGER = Symbol("LEGACY_LOGGER");
+
+/** The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app. */
+export function expressRouters(services: Services, logger: Logger) {
+  const router = Router();
+  // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
+  // calls next() for any other path: Nest then routes the request itself.
+  router.use(productRoutes(services));
+  router.use(orderRoutes(services));
+  router.use(authRoutes(services));
+  // Moved to Nest (UsersModule of apps/nestjs, imported in app.module.ts): router.use(userRoutes(services));
+
+  // No catch-all 404 here: it would answer every path Nest serves, since this runs first. Errors raised in the
+  // routers stop here, in Express's own error middleware. Past it, the middleware's `next(error)` reaches Nest's
+  // exception filter, which renders `ProblemError`s but knows nothing of body-parser's errors: without this line
+  // a body over 1 MiB on POST /products came out as a 500 instead of the 413.
+  router.use(problemHandler(logger));
+  return router;
+}
+
+/**
+ * Runs the Express routers in front of Nest's router. A Nest middleware (bound to every path in app.module.ts),
+ * so it gets the shared data access by injection, and runs after the request-context middleware bound before it.
+ * Not an Express app: a mounted app swaps the prototypes of `req` and `res` for its own and runs with its own
+ * settings (query parser, ETags); a `Router` runs with the settings of the Express instance Nest owns.
+ */
+@Injectable()
+export class LegacyExpressMiddleware implements NestMiddleware<IncomingMessage, ServerResponse> {
+  private readonly router: Router;
+
+  constructor(@Inject(DATABASE) services: Services, @Inject(LEGACY_LOGGER) logger: Logger) {
+    this.router = expressRouters(services, logger);
+  }
+
+  use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {
+    this.router(req as Request, res as Response, next);
+  }
+}

@@ -1,0 +1,51 @@
+import type { HttpMetrics, Services } from "@api-ref/core";
+import { Hono } from "hono";
+import type { Logger } from "pino";
+import type { AppEnv } from "./env.ts";
+import { notFound, onError } from "./middleware/errors.ts";
+import { jsonCharset } from "./middleware/json-charset.ts";
+import { requestLogger } from "./middleware/logger.ts";
+import { recordMetrics } from "./middleware/metrics.ts";
+import { requestId } from "./middleware/request-id.ts";
+import { pathAsSent } from "./paths.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { orderRoutes } from "./routes/orders.ts";
+import { productRoutes } from "./routes/products.ts";
+import { userRoutes } from "./routes/users.ts";
+
+export interface AppOptions {
+  services: Services;
+  metrics: HttpMetrics;
+  logger: Logger;
+}
+
+/**
+ * Wires the API on Hono: the app-wide middleware (outermost first: the request id, so every response has one;
+ * metrics, so they see the final status; logging;
+ * the JSON charset), an app per resource mounted with `app.route()`, and the two
+ * handlers every problem goes through, `app.onError` and `app.notFound`.
+ */
+export function buildApp({ services, metrics, logger }: AppOptions) {
+  // `strict: true` (Hono's default, stated): `/users/` is another path than `/users` (404).
+  const app = new Hono<AppEnv>({ strict: true, getPath: pathAsSent });
+
+  app.use(requestId);
+  app.use(recordMetrics(metrics));
+  if (logger.level !== "silent") app.use(requestLogger(logger));
+  app.use(jsonCharset);
+
+  const routes = app
+    .route("/", metaRoutes(services, metrics))
+    .route("/users", userRoutes(services))
+    .route("/products", productRoutes(services))
+    .route("/orders", orderRoutes(services))
+    .route("/auth", authRoutes(services));
+
+  app.notFound(notFound);
+  app.onError(onError(logger));
+  return routes;
+}
+
+/** The app's type, routes and schemas included: what `hono/client`'s `hc<AppType>()` would be typed with. */
+export type AppType = ReturnType<typeof buildApp>;

@@ -1,0 +1,23 @@
+import { randomUUID } from "node:crypto";
+import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import type { HttpMetrics, Services } from "@api-ref/core";
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { body } from "../middleware/validate.ts";
+
+export const FRAMEWORK = "hono";
+
+/** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
+export const metaRoutes = (services: Services, metrics: HttpMetrics) =>
+  new Hono<AppEnv>()
+    .get("/", (c) => c.text("Hello World!"))
+    .get("/health", (c) => c.json({ status: "ok" as const, timestamp: Date.now(), framework: FRAMEWORK }))
+    .get("/ready", async (c) => {
+      await services.ping();
+      return c.json({ status: "ok" as const });
+    })
+    .post("/echo", jsonBody, body(EchoBody), (c) => c.json({ ...c.req.valid("json"), txnId: randomUUID() }))
+    .get("/metrics", async (c) => c.body(await metrics.render(), 200, { "content-type": metrics.contentType }))
+    .get("/openapi.json", (c) => c.json(openApiDocument))
+    .get("/docs", (c) => c.html(docsHtml()));

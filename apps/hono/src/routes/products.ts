@@ -1,0 +1,23 @@
+import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import type { Services } from "@api-ref/core";
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+import { body, params, query } from "../middleware/validate.ts";
+
+/** `/products` and `/products/:id`, mounted with `app.route("/products", productRoutes(services))`. */
+export const productRoutes = ({ products }: Services) =>
+  new Hono<AppEnv>()
+    .get("/", query(ListProductsQuery), async (c) => c.json(await products.list(c.req.valid("query"))))
+    .post("/", jsonBody, body(CreateProductBody), async (c) => {
+      const product = await products.create(c.req.valid("json"));
+      return c.json(product, 201, { location: `/products/${product.id}` });
+    })
+    .get("/:id", params(IdParams), async (c) => c.json(await products.get(c.req.valid("param").id)))
+    .patch("/:id", jsonBody, params(IdParams), body(UpdateProductBody), async (c) =>
+      c.json(await products.update(c.req.valid("param").id, c.req.valid("json"))),
+    )
+    .delete("/:id", params(IdParams), async (c) => {
+      await products.remove(c.req.valid("param").id);
+      return c.body(null, 204);
+    });

@@ -1,0 +1,189 @@
+// The app in Hono's own testing idiom: `app.request()` runs a Request through `app.fetch` in memory, on a fake
+// data access (no database, no server). What is checked is what Hono's wiring decides — routing, validation with
+// the contract's schemas, the order of checks, problems, request ids, metrics — not the data access, which the
+// contract suite covers over real HTTP. Raw-URL rules (`/%75sers`, dot segments) need Node's own `req.url` and
+// are checked by the contract suite, since `new Request()` normalises the URL before the app sees it.
+import { allowHeader, problem } from "@api-ref/contract";
+import { createHttpMetrics, type Services } from "@api-ref/core";
+import { pino } from "pino";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { buildApp } from "../src/app.ts";
+
+const ID = "00000000-0000-4000-8000-000000000001";
+const user = {
+  id: ID,
+  email: "a@example.com",
+  name: "A",
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+
+function fakeServices() {
+  return {
+    users: {
+      list: vi.fn(async (query: { page: number; limit: number }) => ({
+        data: [user],
+        page: query.page,
+        limit: query.limit,
+        total: 1,
+      })),
+      get: vi.fn(async (id: string) => {
+        if (id !== ID) throw problem("notFound", `No user has the id ${id}.`);
+        return user;
+      }),
+      create: vi.fn(async (body: { email: string; name: string }) => ({ ...user, ...body })),
+      update: vi.fn(async () => user),
+      remove: vi.fn(async () => {}),
+    },
+    ping: vi.fn(async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    }),
+  };
+}
+
+let services: ReturnType<typeof fakeServices>;
+let app: ReturnType<typeof buildApp>;
+beforeEach(() => {
+  services = fakeServices();
+  app = buildApp({
+    services: services as unknown as Services,
+    metrics: createHttpMetrics("hono"),
+    logger: pino({ level: "silent" }),
+  });
+});
+
+/** A JSON request as a client sends it: with its content length (the body parser reads only declared bodies). */
+const json = (method: string, body: string, headers: Record<string, string> = {}) => ({
+  method,
+  body,
+  headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
+});
+
+const problemOf = async (res: Response) => {
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  return (await res.json()) as { type: string; status: number; errors?: { path: string }[] };
+};
+
+describe("routes mounted with app.route()", () => {
+  it("GET /users validates the query with the contract's schema and hands the parsed values to the service", async () => {
+    const res = await app.request("/users?page=2&limit=5");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await res.json()).toMatchObject({ data: [user], page: 2, limit: 5 });
+    expect(services.users.list).toHaveBeenCalledWith({ page: 2, limit: 5 });
+  });
+
+  it("POST /users answers 201 with a location, from the validated body", async () => {
+    const res = await app.request("/users", json("POST", '{"email":"New@Example.com","name":" New "}'));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("location")).toBe(`/users/${ID}`);
+    expect(services.users.create).toHaveBeenCalledWith({ email: "new@example.com", name: "New" });
+  });
+
+  it("DELETE /users/:id is a 204 without a body", async () => {
+    const res = await app.request(`/users/${ID}`, { method: "DELETE" });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe("");
+    expect(services.users.remove).toHaveBeenCalledWith(ID);
+  });
+
+  it("a ProblemError from the data access leaves through app.onError as problem+json", async () => {
+    const res = await app.request("/users/00000000-0000-4000-8000-000000000002");
+    expect(res.status).toBe(404);
+    expect((await problemOf(res)).type).toBe("/problems/not-found");
+  });
+
+  it("an unreachable database is a 503, and the error never reaches the client", async () => {
+    const res = await app.request("/ready");
+    expect(res.status).toBe(503);
+    const body = await problemOf(res);
+    expect(JSON.stringify(body)).not.toContain("ECONNREFUSED");
+  });
+});
+
+describe("the contract's order of checks", () => {
+  it("a method the path does not serve is a 405 with the contract's allow, before the body is looked at", async () => {
+    const res = await app.request("/users", {
+      method: "PUT",
+      body: "not json",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe(allowHeader("/users"));
+  });
+
+  it.each([
+    ["a non-JSON media type", "text/plain"],
+    ["a list of media types", "application/json, text/plain"],
+    ["a charset other than UTF-8", "application/json; charset=latin1"],
+  ])("%s is a 415", async (_, contentType) => {
+    const res = await app.request("/users", json("POST", "{}", { "content-type": contentType }));
+    expect(res.status).toBe(415);
+  });
+
+  it("a declared length over 1 MiB is a 413 that closes the connection, before anything is read", async () => {
+    const res = await app.request("/users", json("POST", "{}", { "content-length": String(1024 * 1024 + 1) }));
+    expect(res.status).toBe(413);
+    expect(res.headers.get("connection")).toBe("close");
+    expect((await problemOf(res)).type).toBe("/problems/payload-too-large");
+  });
+
+  it("malformed JSON beats an invalid path parameter", async () => {
+    const res = await app.request("/users/not-a-uuid", json("PATCH", "{oops"));
+    expect((await problemOf(res)).type).toBe("/problems/malformed-json");
+  });
+
+  it("prototype-poisoning keys are refused while parsing", async () => {
+    const res = await app.request("/users", json("POST", '{"__proto__":{"x":1},"email":"a@example.com","name":"A"}'));
+    expect(res.status).toBe(400);
+    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
+    expect(services.users.create).not.toHaveBeenCalled();
+  });
+
+  it("a JSON body with a byte-order mark is read as without it", async () => {
+    const res = await app.request("/users", json("POST", '\uFEFF{"email":"bom@example.com","name":"B"}'));
+    expect(res.status).toBe(201);
+  });
+
+  it("no body at all is one error on `body`, not one per missing field", async () => {
+    const res = await app.request("/users", { method: "POST" });
+    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
+  });
+
+  it("unknown query parameters are a 400 naming each", async () => {
+    const res = await app.request("/users?page=1&colour=red");
+    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["query.colour"]);
+  });
+});
+
+describe("paths, request ids and metrics", () => {
+  it.each(["/users/", "/Users", "/nowhere"])("%s is the contract's 404", async (path) => {
+    const res = await app.request(path);
+    expect(res.status).toBe(404);
+    expect((await problemOf(res)).type).toBe("/problems/not-found");
+  });
+
+  it("a valid client x-request-id is echoed; an invalid one is replaced by a UUID", async () => {
+    expect(
+      (await app.request("/health", { headers: { "x-request-id": "trace.42" } })).headers.get("x-request-id"),
+    ).toBe("trace.42");
+    const replaced = (await app.request("/health", { headers: { "x-request-id": "a=b" } })).headers.get("x-request-id");
+    expect(replaced).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it("metrics are labelled with the route template, 405s with their path's, unknown paths as unmatched", async () => {
+    await app.request(`/users/${ID}`);
+    await app.request("/users", { method: "DELETE" });
+    await app.request("/nowhere");
+    const text = await (await app.request("/metrics")).text();
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/users\/:id",status="200"[^}]*\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="DELETE",route="\/users",status="405"[^}]*\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="unmatched",status="404"[^}]*\} 1$/m);
+  });
+
+  it("HEAD is served by the GET route, without a body", async () => {
+    const res = await app.request("/health", { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+  });
+});
