@@ -2,7 +2,7 @@
 // gracefully: on SIGTERM/SIGINT Nest stops taking connections, lets in-flight requests finish — whichever world
 // serves them — runs the shutdown hooks (the one database pool is closed there) and the process exits 0.
 import { createServer } from "node:http";
-import { httpServerOptions, loadConfig } from "@api-ref/core";
+import { httpServerOptions, loadConfigOrExit } from "@api-ref/core";
 import { Logger, type LogLevel, type NestApplicationOptions } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 import { ExpressAdapter, type NestExpressApplication } from "@nestjs/platform-express";
@@ -10,7 +10,7 @@ import express from "express";
 import { AppModule } from "./app.module.ts";
 import { FRAMEWORK } from "./meta/meta.controller.ts";
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 
 /**
  * The Express platform's server is `http.createServer(app)` with Node's defaults; this one states the contract's

@@ -1,12 +1,12 @@
 // Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
 // connections, lets in-flight requests finish, then closes the database pool and exits 0.
-import { createHttpMetrics, createServices, httpServerOptions, loadConfig } from "@api-ref/core";
+import { createHttpMetrics, createServices, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 import { createNodeServer } from "./paths.ts";
 import { FRAMEWORK } from "./routes/meta.ts";
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
 const services = createServices(config);
 const app = buildApp({ services, metrics: createHttpMetrics(FRAMEWORK), logger });

@@ -41,7 +41,16 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs the implementation's build step, if it has one (apps that compile, e.g. NestJS). */
-export async function build(impl: Implementation): Promise<void> {
+export function build(impl: Implementation): Promise<void> {
+  // One build at a time: one app's build may compile another's (express-to-nestjs builds apps/nestjs first), and
+  // two compilers writing one dist/ at once can leave it half-written for the app that starts from it.
+  const next = building.then(() => buildNow(impl));
+  building = next.catch(() => {});
+  return next;
+}
+let building: Promise<unknown> = Promise.resolve();
+
+async function buildNow(impl: Implementation): Promise<void> {
   if (!impl.build) return;
   const child = spawn(impl.build.command, impl.build.args, {
     cwd: join(REPO_ROOT, impl.dir),

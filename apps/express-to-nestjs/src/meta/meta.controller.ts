@@ -58,7 +58,7 @@ export class MetaController {
 
   @Get("docs")
   @Header("content-type", "text/html; charset=utf-8")
-  docs() {
-    return docsHtml;
+  docs(): string {
+    return docsHtml();
   }
 }
