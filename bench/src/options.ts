@@ -108,7 +108,8 @@ export const USAGE = `usage: pnpm bench [options]
   --precision P              wanted half-width of each headline ratio's 95% interval, in % or as a fraction (default 5%)
   --budget MIN               extra repeats only while the run stays within MIN minutes (default ${DEFAULT_BUDGET_MINUTES}; none with --all)
   --workers N                server processes per implementation and baseline (node:cluster, uvicorn workers; default 1)
-  --target NAME=URL[,...]    measure servers already running elsewhere (registered implementation or baseline names)
+  --target NAME=URL[,...]    measure servers already running elsewhere (registered implementation or baseline
+                             names, or a name of your own for a server outside the repository)
   --rate R                   fixed rate in requests/s: latency without coordinated omission, instead of max throughput
   --pipelining N             requests in flight per connection (default 1; not with --rate or crud-mix)
   --scale X                  seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)
@@ -278,7 +279,11 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       const name = item.slice(0, eq).trim();
       const raw = item.slice(eq + 1).trim();
       if (eq < 1 || !raw) throw new UsageError(`--target takes NAME=URL, got "${item}"`);
-      if (!known.includes(name)) throw new UsageError(`unknown --target name ${name}; known: ${known.join(", ")}`);
+      if (!known.includes(name) && !/^[a-z0-9][a-z0-9_-]{0,40}$/.test(name)) {
+        throw new UsageError(
+          `--target name "${name}": a registered name (${known.join(", ")}) or a name of your own for another server (lower-case letters, digits, - and _)`,
+        );
+      }
       let url: URL;
       try {
         url = new URL(raw);
@@ -296,6 +301,18 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       throw new UsageError("--workers applies to servers the bench starts, not to --target servers");
     }
     impls = implementations.filter((i) => targets.some((t) => t.name === i.name));
+    // A name the registry does not know is a server of someone else's (another stack implementing the contract):
+    // measured like ours against the baselines named beside it, with nothing to build or start.
+    for (const { name } of targets.filter((t) => !known.includes(t.name))) {
+      impls.push({
+        name,
+        framework: name,
+        variant: "external",
+        language: "other",
+        dir: "",
+        start: { command: "", args: [] },
+      });
+    }
   }
   const rateArg = str("rate");
   const rate = rateArg

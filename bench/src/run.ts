@@ -591,7 +591,7 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
         language: impl.language,
         ...(baseline ? { baselineFor: baseline.baselineFor, layer: baseline.layer } : {}),
         ...(remote ? { remote: true } : {}),
-        versions: dependencyVersions(implDir(impl)),
+        versions: impl.language === "other" ? {} : dependencyVersions(implDir(impl)),
       };
       const target: Target = { info, impl };
       targets.push(target);

@@ -77,7 +77,11 @@ describe("options", () => {
     ]);
     expect(o.impls.map((i) => i.name)).toEqual(["express"]);
     expect(targetsOfScenario(o, "hello")).toEqual(["node-http", "express"]);
-    expect(() => parse("--target", "expres=http://h:1")).toThrow(/unknown --target name expres/);
+    // A name of one's own is a server outside the repository, measured against the baselines named beside it.
+    const outside = parse("--target", "my-go-impl=http://10.0.0.3:8080,node-http-pg=http://10.0.0.2:3001");
+    expect(outside.impls.map((i) => [i.name, i.language, i.variant])).toEqual([["my-go-impl", "other", "external"]]);
+    expect(targetsOfScenario(outside, "user-by-id")).toEqual(["node-http-pg", "my-go-impl"]);
+    expect(() => parse("--target", "My Impl=http://h:1")).toThrow(/a registered name .* or a name of your own/);
     expect(() => parse("--target", "express")).toThrow(/--target takes NAME=URL/);
     expect(() => parse("--target", "express=ftp://h")).toThrow(/only http:\/\/ and https:\/\//);
     expect(() => parse("--target", "express=http://h:1", "--workers", "2")).toThrow(/--workers applies to servers/);

@@ -9,7 +9,8 @@ export interface Implementation {
   framework: string;
   /** Which mode or platform of the framework, when an app has several. */
   variant: string;
-  language: "typescript" | "python";
+  /** "other": a server outside the repository, measured by the bench with --target (it never starts one). */
+  language: "typescript" | "python" | "other";
   /** App directory, relative to the repository root. */
   dir: string;
   /** Command run once before starting, for apps that compile (cwd: dir). */
