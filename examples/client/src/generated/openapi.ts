@@ -389,11 +389,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -599,11 +601,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -697,11 +701,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -766,11 +772,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -835,11 +843,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -944,11 +954,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1016,11 +1028,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1107,11 +1121,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1178,11 +1194,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1247,11 +1265,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1349,11 +1369,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1447,11 +1469,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1590,11 +1614,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1690,11 +1716,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1748,11 +1776,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1886,11 +1916,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1986,11 +2018,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2079,11 +2113,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2135,11 +2171,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description The database cannot be reached or cannot answer in time (see the `retry-after` header) */
             503: {
                 headers: {
                     /** @description The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID */
                     "x-request-id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
                     [name: string]: unknown;
                 };
                 content: {
