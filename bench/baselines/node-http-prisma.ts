@@ -1,16 +1,16 @@
 // Baseline that splits a database figure in two: raw node:http serving the database scenarios through
-// packages/core exactly as the apps call it (createServices: the same Prisma client, pool, queries, DTOs and
+// packages/core exactly as the apps call it (createDataAccess: the same Prisma client, pool, queries, DTOs and
 // error translation), with no framework around it. Requests are read by hand as in node-http-pg (requests.ts),
 // so the two baselines differ only in their data access:
 //   implementation ÷ node-http-prisma  = what the framework costs,
 //   node-http-prisma ÷ node-http-pg     = what the data access (Prisma and its driver adapter) costs.
 import { type OrderStatus, ProblemError } from "@api-ref/contract";
-import { createServices, loadConfig } from "@api-ref/core";
+import { createDataAccess, loadConfig } from "@api-ref/core";
 import { createServer, invalid, listen, Problem, type ProblemKind, readJson, route, sendJson, UUID } from "./common.ts";
 import { id, includes, int, intParam, onlyKeys, paging, productFields, STATUSES, str, userFields } from "./requests.ts";
 
 const config = loadConfig();
-const services = createServices(config);
+const services = createDataAccess(config);
 const { users, products, orders, auth } = services;
 
 type Row = Record<string, unknown>;

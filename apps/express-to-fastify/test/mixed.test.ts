@@ -4,7 +4,7 @@
 // metrics that lose the route of one world, a body stream read by the wrong layer, a URL decoded twice.
 import type { AddressInfo } from "node:net";
 import { allowHeader, methodsByPath } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import type { IRouter } from "express";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -54,7 +54,7 @@ describe("where each path lives", () => {
   it("every path of the contract is served by exactly one world", () => {
     // Express runs first (in onRequest): a path left in an Express router shadows its new Fastify route, and a
     // path in neither is a 404. Run this after each moved resource.
-    const express = new Set(expressPaths(expressRouters({} as Services, pino({ level: "silent" }))));
+    const express = new Set(expressPaths(expressRouters({} as DataAccess, pino({ level: "silent" }))));
     for (const [path, methods] of methodsByPath) {
       const native = methods.some((method) => app.hasRoute({ method, url: path }));
       expect({ path, native, express: express.has(path) }).toEqual({

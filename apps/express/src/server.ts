@@ -1,13 +1,13 @@
 // Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
 // connections, lets in-flight requests finish, then closes the database pool and exits 0.
 import { createServer } from "node:http";
-import { createHttpMetrics, createServices, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
+import { createDataAccess, createHttpMetrics, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createServices(config);
+const services = createDataAccess(config);
 const app = buildApp({ services, metrics: createHttpMetrics("express"), logger });
 
 // app.listen() would be http.createServer(app) with Node's defaults: the contract's limits are stated instead

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { type HttpMetrics, httpServerOptions, type Services } from "@api-ref/core";
+import { type DataAccess, type HttpMetrics, httpServerOptions } from "@api-ref/core";
 import Hapi from "@hapi/hapi";
 import hapiPino from "hapi-pino";
 import type { Logger } from "pino";
@@ -14,7 +14,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface ServerOptions {
-  services: Services;
+  services: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
   port?: number;

@@ -1,13 +1,13 @@
 // Reads the environment, starts the server, and shuts down gracefully: on SIGTERM/SIGINT `server.stop()` stops
 // accepting connections and lets in-flight requests finish (up to the grace period), then the database pool is
 // closed and the process exits 0.
-import { createHttpMetrics, createServices, loadConfigOrExit } from "@api-ref/core";
+import { createDataAccess, createHttpMetrics, loadConfigOrExit } from "@api-ref/core";
 import { pino } from "pino";
 import { buildServer } from "./app.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createServices(config);
+const services = createDataAccess(config);
 const server = await buildServer({
   services,
   metrics: createHttpMetrics("hapi"),

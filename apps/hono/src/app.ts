@@ -1,4 +1,4 @@
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./env.ts";
@@ -15,7 +15,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  services: Services;
+  services: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
 }

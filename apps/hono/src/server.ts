@@ -1,6 +1,6 @@
 // Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
 // connections, lets in-flight requests finish, then closes the database pool and exits 0.
-import { createHttpMetrics, createServices, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
+import { createDataAccess, createHttpMetrics, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 import { createNodeServer } from "./paths.ts";
@@ -8,7 +8,7 @@ import { FRAMEWORK } from "./routes/meta.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createServices(config);
+const services = createDataAccess(config);
 const app = buildApp({ services, metrics: createHttpMetrics(FRAMEWORK), logger });
 
 // A plain node:http server around Hono's `fetch` (`serve()`, written out: see `createNodeServer`), given the

@@ -4,7 +4,7 @@
 // contract suite covers over real HTTP. Raw-URL rules (`/%75sers`, dot segments) need Node's own `req.url` and
 // are checked by the contract suite, since `new Request()` normalises the URL before the app sees it.
 import { allowHeader, problem } from "@api-ref/contract";
-import { createHttpMetrics, type Services } from "@api-ref/core";
+import { createHttpMetrics, type DataAccess } from "@api-ref/core";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -46,7 +46,7 @@ let app: ReturnType<typeof buildApp>;
 beforeEach(() => {
   services = fakeServices();
   app = buildApp({
-    services: services as unknown as Services,
+    services: services as unknown as DataAccess,
     metrics: createHttpMetrics("hono"),
     logger: pino({ level: "silent" }),
   });

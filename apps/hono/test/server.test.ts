@@ -3,7 +3,7 @@
 // the URL before the app sees it, and there is no connection. Still no database: a fake data access.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpMetrics, type Services } from "@api-ref/core";
+import { createHttpMetrics, type DataAccess } from "@api-ref/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -11,7 +11,7 @@ import { createNodeServer } from "../src/paths.ts";
 
 const services = {
   users: { list: async () => ({ data: [], page: 1, limit: 20, total: 0 }) },
-} as unknown as Services;
+} as unknown as DataAccess;
 
 let server: http.Server;
 let port: number;

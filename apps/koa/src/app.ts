@@ -1,4 +1,4 @@
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
@@ -12,7 +12,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  services: Services;
+  services: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
 }

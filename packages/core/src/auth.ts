@@ -22,7 +22,7 @@ export function signToken(sub: string, key: Uint8Array, nowS = Math.floor(Date.n
   return `${unsigned}.${createHmac("sha256", key).update(unsigned).digest("base64url")}`;
 }
 
-export function authService(prisma: PrismaClient, jwtSecret: string) {
+export function authRepository(prisma: PrismaClient, jwtSecret: string) {
   const key = new TextEncoder().encode(jwtSecret);
 
   const issueToken = (userId: string) => signToken(userId, key);
@@ -75,4 +75,4 @@ export function authService(prisma: PrismaClient, jwtSecret: string) {
     verifyBearer,
   };
 }
-export type AuthService = ReturnType<typeof authService>;
+export type AuthService = ReturnType<typeof authRepository>;

@@ -1,9 +1,9 @@
 import { createPrismaClient, type PrismaClient } from "@api-ref/db";
-import { authService } from "./auth.ts";
+import { authRepository } from "./auth.ts";
 import { translate } from "./errors.ts";
-import { ordersService } from "./orders.ts";
-import { productsService } from "./products.ts";
-import { usersService } from "./users.ts";
+import { ordersRepository } from "./orders.ts";
+import { productsRepository } from "./products.ts";
+import { usersRepository } from "./users.ts";
 
 export * from "./auth.ts";
 export * from "./config.ts";
@@ -16,20 +16,20 @@ export * from "./orders.ts";
 export * from "./products.ts";
 export * from "./users.ts";
 
-export interface ServicesOptions {
+export interface DataAccessOptions {
   databaseUrl: string;
   jwtSecret: string;
   poolSize?: number;
 }
 
 /** The data access every Node app wires in its own way (middleware state, decorator, provider). */
-export function createServices({ databaseUrl, jwtSecret, poolSize }: ServicesOptions) {
+export function createDataAccess({ databaseUrl, jwtSecret, poolSize }: DataAccessOptions) {
   const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, poolSize });
   return {
-    users: usersService(prisma),
-    products: productsService(prisma),
-    orders: ordersService(prisma),
-    auth: authService(prisma, jwtSecret),
+    users: usersRepository(prisma),
+    products: productsRepository(prisma),
+    orders: ordersRepository(prisma),
+    auth: authRepository(prisma, jwtSecret),
     /** Readiness: one round trip to the database; a 503 problem when it cannot be reached. */
     async ping() {
       await prisma.$queryRaw`SELECT 1`.catch(translate);
@@ -38,4 +38,4 @@ export function createServices({ databaseUrl, jwtSecret, poolSize }: ServicesOpt
     close: () => prisma.$disconnect(),
   };
 }
-export type Services = ReturnType<typeof createServices>;
+export type DataAccess = ReturnType<typeof createDataAccess>;

@@ -58,7 +58,7 @@ function problemFromRecord(status: number, body: Problem): ProblemError {
   return new ProblemError(kind ?? "conflict", body.detail, body.errors ? { errors: body.errors } : {});
 }
 
-export function ordersService(prisma: PrismaClient) {
+export function ordersRepository(prisma: PrismaClient) {
   /** Takes the stock and records the order in one transaction: a conditional decrement never oversells. */
   async function placeOrder(body: CreateOrderBody, idempotencyKey?: string): Promise<OrderDto> {
     try {
@@ -221,4 +221,4 @@ export function ordersService(prisma: PrismaClient) {
     },
   };
 }
-export type OrdersService = ReturnType<typeof ordersService>;
+export type OrdersService = ReturnType<typeof ordersRepository>;

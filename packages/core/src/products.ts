@@ -20,7 +20,7 @@ const SORTS: Record<ProductSort, Prisma.ProductOrderByWithRelationInput[]> = {
 
 export const productNotFound = (id: string) => problem("notFound", `No product has the id ${id}.`);
 
-export function productsService(prisma: PrismaClient) {
+export function productsRepository(prisma: PrismaClient) {
   return {
     async list({ page: pageNumber, limit, q, minPriceCents, maxPriceCents, inStock, sort }: ListProductsQuery) {
       const where: Prisma.ProductWhereInput = {};
@@ -72,4 +72,4 @@ export function productsService(prisma: PrismaClient) {
     },
   };
 }
-export type ProductsService = ReturnType<typeof productsService>;
+export type ProductsService = ReturnType<typeof productsRepository>;

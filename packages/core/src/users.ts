@@ -13,7 +13,7 @@ export const emailTaken = () =>
     errors: [{ path: "body.email", message: "is already registered" }],
   });
 
-export function usersService(prisma: PrismaClient) {
+export function usersRepository(prisma: PrismaClient) {
   return {
     async list({ page: pageNumber, limit, q }: ListUsersQuery) {
       const where = q ? { OR: [{ name: containsInsensitive(q) }, { email: containsInsensitive(q) }] } : {};
@@ -70,4 +70,4 @@ export function usersService(prisma: PrismaClient) {
     },
   };
 }
-export type UsersService = ReturnType<typeof usersService>;
+export type UsersService = ReturnType<typeof usersRepository>;

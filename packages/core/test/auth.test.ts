@@ -4,7 +4,7 @@ import type { PrismaClient } from "@api-ref/db";
 import { hashPassword } from "@api-ref/db";
 import { decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { authService, signToken } from "../src/auth.ts";
+import { authRepository, signToken } from "../src/auth.ts";
 
 const SECRET = "test-secret-0123456789abcdef0123";
 const USER_ID = "00000000-0000-4000-8000-000000000001";
@@ -32,7 +32,7 @@ describe("login under concurrent password hashing", () => {
     const prisma = {
       user: { findUnique: async () => ({ id: USER_ID, passwordHash }) },
     } as unknown as PrismaClient;
-    const auth = authService(prisma, SECRET);
+    const auth = authRepository(prisma, SECRET);
     const done: string[] = [];
     // The login's scrypt is queued first on the threadpool; sixteen other hashes (other users' logins and
     // registrations) queue after it.

@@ -3,7 +3,7 @@
 import { createHmac } from "node:crypto";
 import type { PrismaClient } from "@api-ref/db";
 import { describe, expect, it } from "vitest";
-import { authService } from "../src/auth.ts";
+import { authRepository } from "../src/auth.ts";
 import { parseJsonBody } from "../src/http.ts";
 
 const utf8 = (s: string) => Buffer.from(s, "utf8");
@@ -26,7 +26,7 @@ describe("parseJsonBody", () => {
 describe("verifyBearer: timing claims must be JSON numbers", () => {
   const secret = "test-secret-0123456789abcdef0123";
   const user = "00000000-0000-4000-8000-000000000001";
-  const { verifyBearer } = authService(null as unknown as PrismaClient, secret);
+  const { verifyBearer } = authRepository(null as unknown as PrismaClient, secret);
   const sign = (claims: string) => {
     const b64 = (s: string) => Buffer.from(s).toString("base64url");
     const unsigned = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64(claims)}`;

@@ -1,7 +1,7 @@
 // The part of the API still on Express: the Express app's own routers, imported as they are, in an Express
 // sub-app mounted into Fastify through @fastify/express. Moving a resource to Fastify means deleting its line
 // below and registering its route plugin in app.ts; when no line is left, this file and @fastify/express go.
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 // The Express app, unchanged: its routers are factories over the shared services, its error middleware renders
 // every error as problem+json.
 import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
@@ -41,7 +41,7 @@ const restoreOriginalUrl: RequestHandler = (req, _res, next) => {
 };
 
 /** The Express sub-app: the settings of apps/express/src/app.ts, the routers not moved yet, the error middleware. */
-export function expressRouters(services: Services, logger: Logger) {
+export function expressRouters(services: DataAccess, logger: Logger) {
   const app = express();
   // The settings of the Express app (see its README): a mounted sub-app uses its own.
   app.disable("x-powered-by");

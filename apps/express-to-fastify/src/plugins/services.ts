@@ -2,18 +2,18 @@
 // Native routes reach it as the `services` decorator; the mounted Express routers get the same object as the
 // argument of their factories (`userRoutes(services)`). Fastify closes it once, in `onClose`, after the one server
 // has stopped taking requests: the Express routers own no server and no pool.
-import { createServices, type Services, type ServicesOptions } from "@api-ref/core";
+import { createDataAccess, type DataAccess, type DataAccessOptions } from "@api-ref/core";
 import fp from "fastify-plugin";
 
 declare module "fastify" {
   interface FastifyInstance {
-    services: Services;
+    services: DataAccess;
   }
 }
 
-export default fp<ServicesOptions>(
+export default fp<DataAccessOptions>(
   async (fastify, options) => {
-    const services = createServices(options);
+    const services = createDataAccess(options);
     fastify.decorate("services", services);
     fastify.addHook("onClose", async () => {
       await services.close();

@@ -2,7 +2,7 @@
 // `Router` that a Nest middleware runs for every request. Moving a resource to Nest means deleting its line below
 // and importing its Nest module in app.module.ts; when no line is left, this file goes.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 // The Express app, unchanged: its routers are factories over the shared services, its error middleware renders
 // every error as problem+json.
 import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
@@ -25,7 +25,7 @@ declare module "http" {
 export const LEGACY_LOGGER = Symbol("LEGACY_LOGGER");
 
 /** The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app. */
-export function expressRouters(services: Services, logger: Logger) {
+export function expressRouters(services: DataAccess, logger: Logger) {
   const router = Router();
   // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
   // calls next() for any other path: Nest then routes the request itself.
@@ -52,7 +52,7 @@ export function expressRouters(services: Services, logger: Logger) {
 export class LegacyExpressMiddleware implements NestMiddleware<IncomingMessage, ServerResponse> {
   private readonly router: Router;
 
-  constructor(@Inject(DATABASE) services: Services, @Inject(LEGACY_LOGGER) logger: Logger) {
+  constructor(@Inject(DATABASE) services: DataAccess, @Inject(LEGACY_LOGGER) logger: Logger) {
     this.router = expressRouters(services, logger);
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import type { ResponseHeaders } from "@api-ref/nestjs/common/http";
 import { JsonBody } from "@api-ref/nestjs/common/json-body.interceptor";
 import { DATABASE } from "@api-ref/nestjs/database/database.module";
@@ -17,7 +17,7 @@ export const FRAMEWORK = "express-to-nestjs";
 @Controller()
 export class MetaController {
   constructor(
-    @Inject(DATABASE) private readonly database: Services,
+    @Inject(DATABASE) private readonly database: DataAccess,
     @Inject(METRICS) private readonly metrics: HttpMetrics,
   ) {}
 

@@ -1,11 +1,11 @@
 import { LoginBody, RegisterBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
-export function authRoutes({ auth }: Services) {
+export function authRoutes({ auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
 
   router

@@ -1,11 +1,11 @@
 import { LoginBody, RegisterBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonPayload } from "../json-payload.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
-export const authRoutes: Plugin<{ services: Services }> = {
+export const authRoutes: Plugin<{ services: DataAccess }> = {
   name: "auth-routes",
   register(server, { services: { auth } }) {
     server.route<{ Payload: RegisterBody }>({

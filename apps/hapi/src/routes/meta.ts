@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import type { z } from "zod";
 import { jsonPayload } from "../json-payload.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
-export const metaRoutes: Plugin<{ services: Services; metrics: HttpMetrics }> = {
+export const metaRoutes: Plugin<{ services: DataAccess; metrics: HttpMetrics }> = {
   name: "meta-routes",
   register(server, { services, metrics }) {
     server.route([

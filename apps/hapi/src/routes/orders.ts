@@ -6,7 +6,7 @@ import {
   ListOrdersQuery,
   UpdateOrderBody,
 } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import type { z } from "zod";
 import { jsonPayload } from "../json-payload.ts";
@@ -15,7 +15,7 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 
 type Id = z.output<typeof IdParams>;
 
-export const orderRoutes: Plugin<{ services: Services }> = {
+export const orderRoutes: Plugin<{ services: DataAccess }> = {
   name: "order-routes",
   register(server, { services: { orders } }) {
     server.route<{ Query: ListOrdersQuery }>({

@@ -1,5 +1,5 @@
 import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import type { z } from "zod";
 import { jsonPayload } from "../json-payload.ts";
@@ -8,7 +8,7 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 
 type Id = z.output<typeof IdParams>;
 
-export const productRoutes: Plugin<{ services: Services }> = {
+export const productRoutes: Plugin<{ services: DataAccess }> = {
   name: "product-routes",
   register(server, { services: { products } }) {
     server.route<{ Query: ListProductsQuery }>({

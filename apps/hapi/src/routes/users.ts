@@ -1,5 +1,5 @@
 import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import type { z } from "zod";
 import { jsonPayload } from "../json-payload.ts";
@@ -8,7 +8,7 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 
 type Id = z.output<typeof IdParams>;
 
-export const userRoutes: Plugin<{ services: Services }> = {
+export const userRoutes: Plugin<{ services: DataAccess }> = {
   name: "user-routes",
   register(server, { services: { users } }) {
     server.route<{ Query: ListUsersQuery }>({

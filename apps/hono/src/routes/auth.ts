@@ -1,12 +1,12 @@
 import { LoginBody, RegisterBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body } from "../middleware/validate.ts";
 
 /** `/auth/register`, `/auth/login`, `/auth/me`, mounted with `app.route("/auth", authRoutes(services))`. */
-export const authRoutes = ({ auth }: Services) =>
+export const authRoutes = ({ auth }: DataAccess) =>
   new Hono<AppEnv>()
     .post("/register", jsonBody, body(RegisterBody), async (c) => c.json(await auth.register(c.req.valid("json")), 201))
     .post("/login", jsonBody, body(LoginBody), async (c) => c.json(await auth.login(c.req.valid("json"))))

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
@@ -9,7 +9,7 @@ import { body } from "../middleware/validate.ts";
 export const FRAMEWORK = "hono";
 
 /** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
-export const metaRoutes = (services: Services, metrics: HttpMetrics) =>
+export const metaRoutes = (services: DataAccess, metrics: HttpMetrics) =>
   new Hono<AppEnv>()
     .get("/", (c) => c.text("Hello World!"))
     .get("/health", (c) => c.json({ status: "ok" as const, timestamp: Date.now(), framework: FRAMEWORK }))

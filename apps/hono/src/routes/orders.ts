@@ -6,14 +6,14 @@ import {
   ListOrdersQuery,
   UpdateOrderBody,
 } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, headers, params, query } from "../middleware/validate.ts";
 
 /** `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(services))`. */
-export const orderRoutes = ({ orders }: Services) =>
+export const orderRoutes = ({ orders }: DataAccess) =>
   new Hono<AppEnv>()
     .get("/", query(ListOrdersQuery), async (c) => c.json(await orders.list(c.req.valid("query"))))
     .post("/", jsonBody, headers(CreateOrderHeaders), body(CreateOrderBody), async (c) => {

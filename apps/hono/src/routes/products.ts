@@ -1,12 +1,12 @@
 import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, params, query } from "../middleware/validate.ts";
 
 /** `/products` and `/products/:id`, mounted with `app.route("/products", productRoutes(services))`. */
-export const productRoutes = ({ products }: Services) =>
+export const productRoutes = ({ products }: DataAccess) =>
   new Hono<AppEnv>()
     .get("/", query(ListProductsQuery), async (c) => c.json(await products.list(c.req.valid("query"))))
     .post("/", jsonBody, body(CreateProductBody), async (c) => {

@@ -1,12 +1,12 @@
 import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, params, query } from "../middleware/validate.ts";
 
 /** `/users` and `/users/:id`, mounted with `app.route("/users", userRoutes(services))`. */
-export const userRoutes = ({ users }: Services) =>
+export const userRoutes = ({ users }: DataAccess) =>
   new Hono<AppEnv>()
     .get("/", query(ListUsersQuery), async (c) => c.json(await users.list(c.req.valid("query"))))
     .post("/", jsonBody, body(CreateUserBody), async (c) => {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function metaRoutes(services: Services, metrics: HttpMetrics) {
+export function metaRoutes(services: DataAccess, metrics: HttpMetrics) {
   const router = strictRouter();
 
   router

@@ -6,13 +6,13 @@ import {
   ListOrdersQuery,
   UpdateOrderBody,
 } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function orderRoutes({ orders }: Services) {
+export function orderRoutes({ orders }: DataAccess) {
   const router = strictRouter();
 
   router

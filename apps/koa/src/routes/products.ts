@@ -1,11 +1,11 @@
 import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function productRoutes({ products }: Services) {
+export function productRoutes({ products }: DataAccess) {
   const router = strictRouter();
 
   router

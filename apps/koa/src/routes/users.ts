@@ -1,11 +1,11 @@
 import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function userRoutes({ users }: Services) {
+export function userRoutes({ users }: DataAccess) {
   const router = strictRouter();
 
   router

@@ -1,8 +1,8 @@
-import { createServices, type Services } from "@api-ref/core";
+import { createDataAccess, type DataAccess } from "@api-ref/core";
 import { Global, Inject, Module, type OnApplicationShutdown } from "@nestjs/common";
 import { APP_CONFIG, type AppConfig } from "../config.ts";
 
-/** Injection token of the shared data access (`@api-ref/core`'s `createServices()`). */
+/** Injection token of the shared data access (`@api-ref/core`'s `createDataAccess()`). */
 export const DATABASE = Symbol("DATABASE");
 
 /**
@@ -15,14 +15,14 @@ export const DATABASE = Symbol("DATABASE");
   providers: [
     {
       provide: DATABASE,
-      useFactory: (config: AppConfig): Services => createServices(config),
+      useFactory: (config: AppConfig): DataAccess => createDataAccess(config),
       inject: [APP_CONFIG],
     },
   ],
   exports: [DATABASE],
 })
 export class DatabaseModule implements OnApplicationShutdown {
-  constructor(@Inject(DATABASE) private readonly database: Services) {}
+  constructor(@Inject(DATABASE) private readonly database: DataAccess) {}
 
   async onApplicationShutdown() {
     await this.database.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
-import type { HttpMetrics, Services } from "@api-ref/core";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
@@ -11,7 +11,7 @@ import { METRICS } from "../metrics.ts";
 @Controller()
 export class MetaController {
   constructor(
-    @Inject(DATABASE) private readonly database: Services,
+    @Inject(DATABASE) private readonly database: DataAccess,
     @Inject(METRICS) private readonly metrics: HttpMetrics,
   ) {}
 

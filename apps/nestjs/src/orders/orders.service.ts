@@ -1,12 +1,12 @@
 import type { CreateOrderBody, ListOrdersQuery, OrderInclude, OrderStatus } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Inject, Injectable } from "@nestjs/common";
 import { DATABASE } from "../database/database.module.ts";
 
 /** Orders, over the shared data access: stock taken atomically, idempotency keys kept in the database. */
 @Injectable()
 export class OrdersService {
-  constructor(@Inject(DATABASE) private readonly database: Services) {}
+  constructor(@Inject(DATABASE) private readonly database: DataAccess) {}
 
   list(query: ListOrdersQuery) {
     return this.database.orders.list(query);

@@ -1,12 +1,12 @@
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Inject, Injectable } from "@nestjs/common";
 import { DATABASE } from "../database/database.module.ts";
 
 /** Products, over the shared data access. */
 @Injectable()
 export class ProductsService {
-  constructor(@Inject(DATABASE) private readonly database: Services) {}
+  constructor(@Inject(DATABASE) private readonly database: DataAccess) {}
 
   list(query: ListProductsQuery) {
     return this.database.products.list(query);

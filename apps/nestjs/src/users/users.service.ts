@@ -1,12 +1,12 @@
 import type { CreateUserBody, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
-import type { Services } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/core";
 import { Inject, Injectable } from "@nestjs/common";
 import { DATABASE } from "../database/database.module.ts";
 
 /** Users, over the shared data access (the same queries as every other Node implementation). */
 @Injectable()
 export class UsersService {
-  constructor(@Inject(DATABASE) private readonly database: Services) {}
+  constructor(@Inject(DATABASE) private readonly database: DataAccess) {}
 
   list(query: ListUsersQuery) {
     return this.database.users.list(query);
