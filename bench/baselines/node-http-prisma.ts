@@ -10,8 +10,8 @@ import { createServer, invalid, listen, Problem, type ProblemKind, readJson, rou
 import { id, includes, int, intParam, onlyKeys, paging, productFields, STATUSES, str, userFields } from "./requests.ts";
 
 const config = loadConfig();
-const services = createDataAccess(config);
-const { users, products, orders, auth } = services;
+const dataAccess = createDataAccess(config);
+const { users, products, orders, auth } = dataAccess;
 
 type Row = Record<string, unknown>;
 type Res = Parameters<typeof sendJson>[0];
@@ -92,7 +92,7 @@ const server = createServer(
     }),
     route("/ready", {
       GET: async (_req, res) => {
-        await services.ping();
+        await dataAccess.ping();
         sendJson(res, 200, { status: "ok" });
       },
     }),
@@ -175,4 +175,4 @@ const server = createServer(
     return new Problem("internal", "An unexpected error occurred.");
   },
 );
-listen(server, () => services.close());
+listen(server, () => dataAccess.close());

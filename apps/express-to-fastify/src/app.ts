@@ -15,10 +15,10 @@ import fp from "fastify-plugin";
 import { type Logger, pino } from "pino";
 import { badUrlHandler, notFoundHandler, problemHandler } from "./errors.ts";
 import expressRouters from "./legacy/express.ts";
+import dataAccess from "./plugins/data-access.ts";
 import jsonBody from "./plugins/json-body.ts";
 import metrics from "./plugins/metrics.ts";
 import requestId from "./plugins/request-id.ts";
-import services from "./plugins/services.ts";
 import strictPaths from "./plugins/strict-paths.ts";
 import { FRAMEWORK, metaRoutes } from "./routes/meta.ts";
 import { productRoutes } from "./routes/products.ts";
@@ -33,7 +33,7 @@ export const app = fp<AppOptions & { logger: Logger }>(
     fastify.setValidatorCompiler(validatorCompiler);
     fastify.setSerializerCompiler(serializerCompiler);
 
-    await fastify.register(services, {
+    await fastify.register(dataAccess, {
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,

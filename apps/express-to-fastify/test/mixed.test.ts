@@ -141,9 +141,9 @@ describe("request ids, URLs and metrics across both worlds", () => {
 });
 
 describe("shutdown", () => {
-  it("one close: Fastify's, which closes the shared services once", async () => {
+  it("one close: Fastify's, which closes the shared dataAccess once", async () => {
     const other = await buildApp({ config });
-    const close = vi.spyOn(other.services, "close");
+    const close = vi.spyOn(other.dataAccess, "close");
     await other.close();
     expect(close).toHaveBeenCalledTimes(1);
   });

@@ -12,13 +12,13 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  services: DataAccess;
+  dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
 }
 
 /** Wires the API on Express: app settings, cross-cutting middleware, one router per resource, then errors. */
-export function buildApp({ services, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
@@ -34,11 +34,11 @@ export function buildApp({ services, metrics, logger }: AppOptions) {
     app.use(pinoHttp({ logger, genReqId: (_req, res) => res.getHeader("x-request-id") as string }));
   }
 
-  app.use(metaRoutes(services, metrics));
-  app.use(userRoutes(services));
-  app.use(productRoutes(services));
-  app.use(orderRoutes(services));
-  app.use(authRoutes(services));
+  app.use(metaRoutes(dataAccess, metrics));
+  app.use(userRoutes(dataAccess));
+  app.use(productRoutes(dataAccess));
+  app.use(orderRoutes(dataAccess));
+  app.use(authRoutes(dataAccess));
 
   app.use(notFound);
   app.use(problemHandler(logger));

@@ -7,8 +7,8 @@ import { buildApp } from "./app.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createDataAccess(config);
-const app = buildApp({ services, metrics: createHttpMetrics("express"), logger });
+const dataAccess = createDataAccess(config);
+const app = buildApp({ dataAccess, metrics: createHttpMetrics("express"), logger });
 
 // app.listen() would be http.createServer(app) with Node's defaults: the contract's limits are stated instead
 // (head size, time for the head and for the whole request, keep-alive; see @api-ref/core's limits.ts).
@@ -35,7 +35,7 @@ function shutdown(signal: NodeJS.Signals) {
   // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
   server.keepAliveTimeout = 1;
   server.close(async (error) => {
-    await services.close();
+    await dataAccess.close();
     logger.info("stopped");
     process.exit(error ? 1 : 0);
   });

@@ -12,7 +12,7 @@ import jsonBody from "./plugins/app/json-body.ts";
 import metrics from "./plugins/app/metrics.ts";
 import requestId from "./plugins/app/request-id.ts";
 import strictPaths from "./plugins/app/strict-paths.ts";
-import services from "./plugins/external/services.ts";
+import dataAccess from "./plugins/external/data-access.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -32,8 +32,8 @@ export const app = fp<AppOptions>(
     fastify.setValidatorCompiler(validatorCompiler);
     fastify.setSerializerCompiler(serializerCompiler);
 
-    // External services first: the app's plugins and routes depend on them.
-    await fastify.register(services, {
+    // External dataAccess first: the app's plugins and routes depend on them.
+    await fastify.register(dataAccess, {
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,

@@ -14,7 +14,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface ServerOptions {
-  services: DataAccess;
+  dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
   port?: number;
@@ -26,7 +26,7 @@ export interface ServerOptions {
  * logging), then one plugin per resource. The server is configured but not started: `init()` readies it for
  * `server.inject()`, `src/server.ts` starts it.
  */
-export async function buildServer({ services, metrics, logger, port, host }: ServerOptions) {
+export async function buildServer({ dataAccess, metrics, logger, port, host }: ServerOptions) {
   const server = Hapi.server({
     port,
     host,
@@ -73,11 +73,11 @@ export async function buildServer({ services, metrics, logger, port, host }: Ser
       options: { instance: logger, getChildBindings: (request) => ({ reqId: request.app.requestId }) },
     });
   }
-  await server.register({ plugin: metaRoutes, options: { services, metrics } });
-  await server.register({ plugin: userRoutes, options: { services } });
-  await server.register({ plugin: productRoutes, options: { services } });
-  await server.register({ plugin: orderRoutes, options: { services } });
-  await server.register({ plugin: authRoutes, options: { services } });
+  await server.register({ plugin: metaRoutes, options: { dataAccess, metrics } });
+  await server.register({ plugin: userRoutes, options: { dataAccess } });
+  await server.register({ plugin: productRoutes, options: { dataAccess } });
+  await server.register({ plugin: orderRoutes, options: { dataAccess } });
+  await server.register({ plugin: authRoutes, options: { dataAccess } });
   return server;
 }
 

@@ -7,9 +7,9 @@ import { buildServer } from "./app.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createDataAccess(config);
+const dataAccess = createDataAccess(config);
 const server = await buildServer({
-  services,
+  dataAccess,
   metrics: createHttpMetrics("hapi"),
   logger,
   port: config.port,
@@ -37,7 +37,7 @@ async function shutdown(signal: NodeJS.Signals) {
   try {
     // Stops accepting, lets in-flight requests finish, closes idle keep-alive connections, runs onPreStop/onPostStop.
     await server.stop({ timeout: config.shutdownGraceMs });
-    await services.close();
+    await dataAccess.close();
     logger.info("stopped");
     process.exit(0);
   } catch (error) {

@@ -15,7 +15,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  services: DataAccess;
+  dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
 }
@@ -26,7 +26,7 @@ export interface AppOptions {
  * the JSON charset), an app per resource mounted with `app.route()`, and the two
  * handlers every problem goes through, `app.onError` and `app.notFound`.
  */
-export function buildApp({ services, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
   // `strict: true` (Hono's default, stated): `/users/` is another path than `/users` (404).
   const app = new Hono<AppEnv>({ strict: true, getPath: pathAsSent });
 
@@ -36,11 +36,11 @@ export function buildApp({ services, metrics, logger }: AppOptions) {
   app.use(jsonCharset);
 
   const routes = app
-    .route("/", metaRoutes(services, metrics))
-    .route("/users", userRoutes(services))
-    .route("/products", productRoutes(services))
-    .route("/orders", orderRoutes(services))
-    .route("/auth", authRoutes(services));
+    .route("/", metaRoutes(dataAccess, metrics))
+    .route("/users", userRoutes(dataAccess))
+    .route("/products", productRoutes(dataAccess))
+    .route("/orders", orderRoutes(dataAccess))
+    .route("/auth", authRoutes(dataAccess));
 
   app.notFound(notFound);
   app.onError(onError(logger));

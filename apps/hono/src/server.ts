@@ -8,8 +8,8 @@ import { FRAMEWORK } from "./routes/meta.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createDataAccess(config);
-const app = buildApp({ services, metrics: createHttpMetrics(FRAMEWORK), logger });
+const dataAccess = createDataAccess(config);
+const app = buildApp({ dataAccess, metrics: createHttpMetrics(FRAMEWORK), logger });
 
 // A plain node:http server around Hono's `fetch` (`serve()`, written out: see `createNodeServer`), given the
 // contract's limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
@@ -36,7 +36,7 @@ function shutdown(signal: NodeJS.Signals) {
   // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
   server.keepAliveTimeout = 1;
   server.close(async (error) => {
-    await services.close();
+    await dataAccess.close();
     logger.info("stopped");
     process.exit(error ? 1 : 0);
   });

@@ -41,12 +41,12 @@ function fakeServices() {
   };
 }
 
-let services: ReturnType<typeof fakeServices>;
+let dataAccess: ReturnType<typeof fakeServices>;
 let app: ReturnType<typeof buildApp>;
 beforeEach(() => {
-  services = fakeServices();
+  dataAccess = fakeServices();
   app = buildApp({
-    services: services as unknown as DataAccess,
+    dataAccess: dataAccess as unknown as DataAccess,
     metrics: createHttpMetrics("hono"),
     logger: pino({ level: "silent" }),
   });
@@ -70,21 +70,21 @@ describe("routes mounted with app.route()", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await res.json()).toMatchObject({ data: [user], page: 2, limit: 5 });
-    expect(services.users.list).toHaveBeenCalledWith({ page: 2, limit: 5 });
+    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 2, limit: 5 });
   });
 
   it("POST /users answers 201 with a location, from the validated body", async () => {
     const res = await app.request("/users", json("POST", '{"email":"New@Example.com","name":" New "}'));
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toBe(`/users/${ID}`);
-    expect(services.users.create).toHaveBeenCalledWith({ email: "new@example.com", name: "New" });
+    expect(dataAccess.users.create).toHaveBeenCalledWith({ email: "new@example.com", name: "New" });
   });
 
   it("DELETE /users/:id is a 204 without a body", async () => {
     const res = await app.request(`/users/${ID}`, { method: "DELETE" });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
-    expect(services.users.remove).toHaveBeenCalledWith(ID);
+    expect(dataAccess.users.remove).toHaveBeenCalledWith(ID);
   });
 
   it("a ProblemError from the data access leaves through app.onError as problem+json", async () => {
@@ -137,7 +137,7 @@ describe("the contract's order of checks", () => {
     const res = await app.request("/users", json("POST", '{"__proto__":{"x":1},"email":"a@example.com","name":"A"}'));
     expect(res.status).toBe(400);
     expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
-    expect(services.users.create).not.toHaveBeenCalled();
+    expect(dataAccess.users.create).not.toHaveBeenCalled();
   });
 
   it("a JSON body with a byte-order mark is read as without it", async () => {

@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { createNodeServer } from "../src/paths.ts";
 
-const services = {
+const dataAccess = {
   users: { list: async () => ({ data: [], page: 1, limit: 20, total: 0 }) },
 } as unknown as DataAccess;
 
 let server: http.Server;
 let port: number;
 beforeAll(async () => {
-  const app = buildApp({ services, metrics: createHttpMetrics("hono"), logger: pino({ level: "silent" }) });
+  const app = buildApp({ dataAccess, metrics: createHttpMetrics("hono"), logger: pino({ level: "silent" }) });
   server = createNodeServer(app.fetch, "127.0.0.1");
   await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
   port = (server.address() as AddressInfo).port;

@@ -12,7 +12,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  services: DataAccess;
+  dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
 }
@@ -21,7 +21,7 @@ export interface AppOptions {
  * Wires the API on Koa. Middleware runs as an onion, outermost first: the request id (so every response has one),
  * metrics (so they see the final status), logging, the one error middleware, then one router per resource.
  */
-export function buildApp({ services, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
   const app = new Koa();
 
   app.use(requestId);
@@ -37,11 +37,11 @@ export function buildApp({ services, metrics, logger }: AppOptions) {
   app.use(problemErrors(logger));
 
   for (const router of [
-    metaRoutes(services, metrics),
-    userRoutes(services),
-    productRoutes(services),
-    orderRoutes(services),
-    authRoutes(services),
+    metaRoutes(dataAccess, metrics),
+    userRoutes(dataAccess),
+    productRoutes(dataAccess),
+    orderRoutes(dataAccess),
+    authRoutes(dataAccess),
   ]) {
     app.use(router.routes());
   }

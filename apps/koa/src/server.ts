@@ -7,8 +7,8 @@ import { buildApp } from "./app.ts";
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
-const services = createDataAccess(config);
-const app = buildApp({ services, metrics: createHttpMetrics("koa"), logger });
+const dataAccess = createDataAccess(config);
+const app = buildApp({ dataAccess, metrics: createHttpMetrics("koa"), logger });
 
 // app.listen() is http.createServer(app.callback()).listen() with Node's defaults: the same plain node:http
 // server here, with the contract's limits stated (head size, time for the head and for the whole request,
@@ -36,7 +36,7 @@ function shutdown(signal: NodeJS.Signals) {
   // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
   server.keepAliveTimeout = 1;
   server.close(async (error) => {
-    await services.close();
+    await dataAccess.close();
     logger.info("stopped");
     process.exit(error ? 1 : 0);
   });

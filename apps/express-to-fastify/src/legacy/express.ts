@@ -2,7 +2,7 @@
 // sub-app mounted into Fastify through @fastify/express. Moving a resource to Fastify means deleting its line
 // below and registering its route plugin in app.ts; when no line is left, this file and @fastify/express go.
 import type { DataAccess } from "@api-ref/core";
-// The Express app, unchanged: its routers are factories over the shared services, its error middleware renders
+// The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
 import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
 import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
@@ -41,7 +41,7 @@ const restoreOriginalUrl: RequestHandler = (req, _res, next) => {
 };
 
 /** The Express sub-app: the settings of apps/express/src/app.ts, the routers not moved yet, the error middleware. */
-export function expressRouters(services: DataAccess, logger: Logger) {
+export function expressRouters(dataAccess: DataAccess, logger: Logger) {
   const app = express();
   // The settings of the Express app (see its README): a mounted sub-app uses its own.
   app.disable("x-powered-by");
@@ -51,10 +51,10 @@ export function expressRouters(services: DataAccess, logger: Logger) {
 
   // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
   // calls next() for any other path: Fastify then routes the request itself.
-  app.use(userRoutes(services));
-  app.use(orderRoutes(services));
-  app.use(authRoutes(services));
-  // Moved to Fastify (src/routes/products.ts): app.use(productRoutes(services));
+  app.use(userRoutes(dataAccess));
+  app.use(orderRoutes(dataAccess));
+  app.use(authRoutes(dataAccess));
+  // Moved to Fastify (src/routes/products.ts): app.use(productRoutes(dataAccess));
 
   // No catch-all 404 here: it would answer every path Fastify serves, since Express runs first. Errors raised in
   // the routers must stop here, in Express's own error middleware. Past it they would reach Fastify's error handler,
@@ -68,7 +68,7 @@ export default fp<{ logger: Logger }>(
   async (fastify, { logger }) => {
     fastify.addHook("onRequest", keepUrlAsSent);
     await fastify.register(fastifyExpress);
-    fastify.use(expressRouters(fastify.services, logger));
+    fastify.use(expressRouters(fastify.dataAccess, logger));
   },
-  { name: "express-routers", dependencies: ["services", "request-id"] },
+  { name: "express-routers", dependencies: ["data-access", "request-id"] },
 );

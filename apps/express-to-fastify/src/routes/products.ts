@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
 export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { products } = fastify.services;
+  const { products } = fastify.dataAccess;
 
   fastify.get("/products", { schema: { querystring: ListProductsQuery, response: { 200: ProductList } } }, (request) =>
     products.list(request.query),

@@ -3,7 +3,7 @@
 // and importing its Nest module in app.module.ts; when no line is left, this file goes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DataAccess } from "@api-ref/core";
-// The Express app, unchanged: its routers are factories over the shared services, its error middleware renders
+// The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
 import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
 import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
@@ -25,14 +25,14 @@ declare module "http" {
 export const LEGACY_LOGGER = Symbol("LEGACY_LOGGER");
 
 /** The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app. */
-export function expressRouters(services: DataAccess, logger: Logger) {
+export function expressRouters(dataAccess: DataAccess, logger: Logger) {
   const router = Router();
   // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
   // calls next() for any other path: Nest then routes the request itself.
-  router.use(productRoutes(services));
-  router.use(orderRoutes(services));
-  router.use(authRoutes(services));
-  // Moved to Nest (UsersModule of apps/nestjs, imported in app.module.ts): router.use(userRoutes(services));
+  router.use(productRoutes(dataAccess));
+  router.use(orderRoutes(dataAccess));
+  router.use(authRoutes(dataAccess));
+  // Moved to Nest (UsersModule of apps/nestjs, imported in app.module.ts): router.use(userRoutes(dataAccess));
 
   // No catch-all 404 here: it would answer every path Nest serves, since this runs first. Errors raised in the
   // routers stop here, in Express's own error middleware. Past it, the middleware's `next(error)` reaches Nest's
@@ -52,8 +52,8 @@ export function expressRouters(services: DataAccess, logger: Logger) {
 export class LegacyExpressMiddleware implements NestMiddleware<IncomingMessage, ServerResponse> {
   private readonly router: Router;
 
-  constructor(@Inject(DATABASE) services: DataAccess, @Inject(LEGACY_LOGGER) logger: Logger) {
-    this.router = expressRouters(services, logger);
+  constructor(@Inject(DATABASE) dataAccess: DataAccess, @Inject(LEGACY_LOGGER) logger: Logger) {
+    this.router = expressRouters(dataAccess, logger);
   }
 
   use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {

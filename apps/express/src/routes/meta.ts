@@ -6,7 +6,7 @@ import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
-export function metaRoutes(services: DataAccess, metrics: HttpMetrics) {
+export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
   const router = Router({ caseSensitive: true, strict: true });
 
   router
@@ -26,7 +26,7 @@ export function metaRoutes(services: DataAccess, metrics: HttpMetrics) {
   router
     .route("/ready")
     .get(async (_req, res) => {
-      await services.ping();
+      await dataAccess.ping();
       res.json({ status: "ok" });
     })
     .all(methodNotAllowed("/ready"));

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
 export const authRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { auth } = fastify.services;
+  const { auth } = fastify.dataAccess;
 
   fastify.post(
     "/auth/register",

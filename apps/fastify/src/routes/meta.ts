@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
 export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { services, metrics } = fastify;
+  const { dataAccess, metrics } = fastify;
 
   fastify.get("/", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("Hello World!"));
 
@@ -15,7 +15,7 @@ export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   }));
 
   fastify.get("/ready", { schema: { response: { 200: Ready } } }, async () => {
-    await services.ping();
+    await dataAccess.ping();
     return { status: "ok" as const };
   });
 

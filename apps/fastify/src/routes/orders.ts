@@ -29,7 +29,7 @@ const idempotencyKeyHeader: preValidationHookHandler = async (request) => {
 };
 
 export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { orders } = fastify.services;
+  const { orders } = fastify.dataAccess;
   fastify.decorateRequest("idempotencyKey", undefined);
 
   fastify.get("/orders", { schema: { querystring: ListOrdersQuery, response: { 200: OrderList } } }, (request) =>

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
 export const userRoutes: FastifyPluginAsyncZod = async (fastify) => {
-  const { users } = fastify.services;
+  const { users } = fastify.dataAccess;
 
   fastify.get("/users", { schema: { querystring: ListUsersQuery, response: { 200: UserList } } }, (request) =>
     users.list(request.query),

@@ -5,9 +5,9 @@ import { jsonPayload } from "../json-payload.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
-export const authRoutes: Plugin<{ services: DataAccess }> = {
+export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "auth-routes",
-  register(server, { services: { auth } }) {
+  register(server, { dataAccess: { auth } }) {
     server.route<{ Payload: RegisterBody }>({
       method: "POST",
       path: "/auth/register",

@@ -7,9 +7,9 @@ import { jsonPayload } from "../json-payload.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
-export const metaRoutes: Plugin<{ services: DataAccess; metrics: HttpMetrics }> = {
+export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }> = {
   name: "meta-routes",
-  register(server, { services, metrics }) {
+  register(server, { dataAccess, metrics }) {
     server.route([
       { method: "GET", path: "/", handler: (_request, h) => h.response("Hello World!").type("text/plain") },
       { method: "GET", path: "/health", handler: () => ({ status: "ok", timestamp: Date.now(), framework: "hapi" }) },
@@ -17,7 +17,7 @@ export const metaRoutes: Plugin<{ services: DataAccess; metrics: HttpMetrics }> 
         method: "GET",
         path: "/ready",
         async handler() {
-          await services.ping();
+          await dataAccess.ping();
           return { status: "ok" };
         },
       },

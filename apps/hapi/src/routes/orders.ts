@@ -15,9 +15,9 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 
 type Id = z.output<typeof IdParams>;
 
-export const orderRoutes: Plugin<{ services: DataAccess }> = {
+export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "order-routes",
-  register(server, { services: { orders } }) {
+  register(server, { dataAccess: { orders } }) {
     server.route<{ Query: ListOrdersQuery }>({
       method: "GET",
       path: "/orders",

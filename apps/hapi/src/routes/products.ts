@@ -8,9 +8,9 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 
 type Id = z.output<typeof IdParams>;
 
-export const productRoutes: Plugin<{ services: DataAccess }> = {
+export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "product-routes",
-  register(server, { services: { products } }) {
+  register(server, { dataAccess: { products } }) {
     server.route<{ Query: ListProductsQuery }>({
       method: "GET",
       path: "/products",

@@ -8,9 +8,9 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 
 type Id = z.output<typeof IdParams>;
 
-export const userRoutes: Plugin<{ services: DataAccess }> = {
+export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "user-routes",
-  register(server, { services: { users } }) {
+  register(server, { dataAccess: { users } }) {
     server.route<{ Query: ListUsersQuery }>({
       method: "GET",
       path: "/users",

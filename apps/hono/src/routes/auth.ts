@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body } from "../middleware/validate.ts";
 
-/** `/auth/register`, `/auth/login`, `/auth/me`, mounted with `app.route("/auth", authRoutes(services))`. */
+/** `/auth/register`, `/auth/login`, `/auth/me`, mounted with `app.route("/auth", authRoutes(dataAccess))`. */
 export const authRoutes = ({ auth }: DataAccess) =>
   new Hono<AppEnv>()
     .post("/register", jsonBody, body(RegisterBody), async (c) => c.json(await auth.register(c.req.valid("json")), 201))

@@ -9,12 +9,12 @@ import { body } from "../middleware/validate.ts";
 export const FRAMEWORK = "hono";
 
 /** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
-export const metaRoutes = (services: DataAccess, metrics: HttpMetrics) =>
+export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
   new Hono<AppEnv>()
     .get("/", (c) => c.text("Hello World!"))
     .get("/health", (c) => c.json({ status: "ok" as const, timestamp: Date.now(), framework: FRAMEWORK }))
     .get("/ready", async (c) => {
-      await services.ping();
+      await dataAccess.ping();
       return c.json({ status: "ok" as const });
     })
     .post("/echo", jsonBody, body(EchoBody), (c) => c.json({ ...c.req.valid("json"), txnId: randomUUID() }))

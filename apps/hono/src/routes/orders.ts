@@ -12,7 +12,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, headers, params, query } from "../middleware/validate.ts";
 
-/** `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(services))`. */
+/** `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(dataAccess))`. */
 export const orderRoutes = ({ orders }: DataAccess) =>
   new Hono<AppEnv>()
     .get("/", query(ListOrdersQuery), async (c) => c.json(await orders.list(c.req.valid("query"))))

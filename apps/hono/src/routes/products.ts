@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, params, query } from "../middleware/validate.ts";
 
-/** `/products` and `/products/:id`, mounted with `app.route("/products", productRoutes(services))`. */
+/** `/products` and `/products/:id`, mounted with `app.route("/products", productRoutes(dataAccess))`. */
 export const productRoutes = ({ products }: DataAccess) =>
   new Hono<AppEnv>()
     .get("/", query(ListProductsQuery), async (c) => c.json(await products.list(c.req.valid("query"))))

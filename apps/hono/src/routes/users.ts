@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, params, query } from "../middleware/validate.ts";
 
-/** `/users` and `/users/:id`, mounted with `app.route("/users", userRoutes(services))`. */
+/** `/users` and `/users/:id`, mounted with `app.route("/users", userRoutes(dataAccess))`. */
 export const userRoutes = ({ users }: DataAccess) =>
   new Hono<AppEnv>()
     .get("/", query(ListUsersQuery), async (c) => c.json(await users.list(c.req.valid("query"))))

@@ -6,7 +6,7 @@ import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function metaRoutes(services: DataAccess, metrics: HttpMetrics) {
+export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
   const router = strictRouter();
 
   router
@@ -23,7 +23,7 @@ export function metaRoutes(services: DataAccess, metrics: HttpMetrics) {
 
   router
     .get("/ready", async (ctx) => {
-      await services.ping();
+      await dataAccess.ping();
       ctx.body = { status: "ok" };
     })
     .all("/ready", methodNotAllowed("/ready"));
