@@ -14,7 +14,7 @@ declare module "fastify" {
 export default fp<DataAccessOptions>(
   async (fastify, options) => {
     const dataAccess = createDataAccess(options);
-    fastify.decorate("data-access", dataAccess);
+    fastify.decorate("dataAccess", dataAccess);
     fastify.addHook("onClose", async () => {
       await dataAccess.close();
     });
