@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "@api-ref/contract/implementations";
 import { ProvisionError } from "@api-ref/db/provision";
+import { LimitsUnavailable } from "./limits.ts";
 import { type BenchOptions, estimateSeconds, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
@@ -51,6 +52,12 @@ let results: Awaited<ReturnType<typeof runBench>>;
 try {
   results = await runBench(bench, { progress, log });
 } catch (error) {
+  // --cpus/--memory on a machine that cannot apply them: refused, never run unlimited (a usage error, exit 2).
+  if (error instanceof LimitsUnavailable) {
+    progress.done();
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
   // No PostgreSQL to measure against: the reason in one line, not a stack trace.
   if (!(error instanceof ProvisionError)) throw error;
   process.stderr.write(`error: ${error.message}\n`);

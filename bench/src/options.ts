@@ -29,6 +29,17 @@ export interface BenchOptions {
   targets: Array<{ name: string; url: string }>;
   /** Fixed-rate mode (requests per second), or undefined for as-fast-as-possible. */
   rate: number | undefined;
+  /**
+   * Latency against offered load: fixed arrival rates (requests/s) run one after another, a list or a ramp
+   * expanded (`--rate 10..1500x8`). Undefined unless --rate names more than one rate (one rate is `rate`).
+   */
+  rates: number[] | undefined;
+  /** Capacity at a latency bound: the highest fixed rate at which this percentile stays under boundMs. */
+  slo: { percentile: number; boundMs: number } | undefined;
+  /** CPU quota for each server (all its processes), in cores (0.5 = half a core); undefined: no limit. */
+  cpus: number | undefined;
+  /** Memory limit for each server (all its processes), in bytes; undefined: no limit. */
+  memoryBytes: number | undefined;
   pipelining: number;
   scale: number;
   /** DB_POOL_SIZE in all: each of `workers` processes gets poolSize / workers. */
@@ -111,6 +122,13 @@ export const USAGE = `usage: pnpm bench [options]
   --target NAME=URL[,...]    measure servers already running elsewhere (registered implementation or baseline
                              names, or a name of your own for a server outside the repository)
   --rate R                   fixed rate in requests/s: latency without coordinated omission, instead of max throughput
+  --rate R,R,...             latency against offered load: one fixed-rate run per rate, p50/p99 per rate charted
+  --rate FROM..TOxN          the same over a ramp: N evenly spaced rates from FROM to TO inclusive (10..1500x8)
+  --slo pP<BOUND             capacity at a latency bound (p50/p90/p95/p99/p99.9, bound in us/ms/s, e.g. p99<50ms):
+                             the highest fixed rate keeping that percentile under the bound with no errors,
+                             found by short probes (doubling, then bisection to 10%), confirmed by a full run
+  --cpus C                   CPU quota per server, all its workers together, in cores (e.g. 0.5; cgroups, root)
+  --memory SIZE              memory limit per server, all its workers together (e.g. 256M, 1G; cgroups, root)
   --pipelining N             requests in flight per connection (default 1; not with --rate or crud-mix)
   --scale X                  seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)
   --pool-size N              database connections per implementation and baseline, divided among its workers (default 10)
@@ -156,6 +174,9 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
         target: { type: "string" },
         all: { type: "boolean" },
         rate: { type: "string" },
+        slo: { type: "string" },
+        cpus: { type: "string" },
+        memory: { type: "string" },
         pipelining: { type: "string" },
         scale: { type: "string" },
         "pool-size": { type: "string" },
@@ -315,21 +336,28 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     }
   }
   const rateArg = str("rate");
-  const rate = rateArg
-    ? number(
-        "rate",
-        rateArg,
-        (n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000,
-        "an integer from 1 to 1000000 (requests/s)",
-      )
-    : undefined;
+  const rateList = rateArg === undefined ? undefined : parseRates(rateArg);
+  const rate = rateList?.length === 1 ? rateList[0] : undefined;
+  const rates = rateList && rateList.length > 1 ? rateList : undefined;
+  const sloArg = str("slo");
+  const slo = sloArg === undefined ? undefined : parseSlo(sloArg);
+  if (slo && rateList) {
+    throw new UsageError("--slo searches over rates itself: leave out --rate (or run them separately)");
+  }
+  const cpusArg = str("cpus");
+  const cpus =
+    cpusArg === undefined
+      ? undefined
+      : number("cpus", cpusArg, (n) => n >= 0.01 && n <= 1024, "a number of cores from 0.01 (e.g. 0.5 or 2)");
+  const memoryArg = str("memory");
+  const memoryBytes = memoryArg === undefined ? undefined : parseMemory(memoryArg);
   const pipeliningArg = str("pipelining");
   const pipelining = pipeliningArg
     ? number("pipelining", pipeliningArg, (n) => Number.isInteger(n) && n >= 1 && n <= 100, "an integer from 1 to 100")
     : 1;
-  if (rate !== undefined && pipelining > 1) {
+  if ((rateList || slo) && pipelining > 1) {
     throw new UsageError(
-      "--pipelining cannot be combined with --rate (the fixed-rate generator sends one request per connection at a time)",
+      "--pipelining cannot be combined with --rate or --slo (the fixed-rate generator sends one request per connection at a time)",
     );
   }
   if (pipelining > 1) {
@@ -340,11 +368,15 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       );
     }
   }
-  if (rate !== undefined && connections.some((c) => c > rate)) {
+  const lowest = rateList ? Math.min(...rateList) : undefined;
+  if (lowest !== undefined && connections.some((c) => c > lowest)) {
     // Not an error in principle, but connections beyond the rate never carry a request: almost surely a typo.
     throw new UsageError(
-      `--rate ${rate} is below --connections ${Math.max(...connections)}; use a rate of at least one request per connection per second`,
+      `--rate ${lowest} is below --connections ${Math.max(...connections)}; use a rate of at least one request per connection per second`,
     );
+  }
+  if ((cpus !== undefined || memoryBytes !== undefined) && targets.length > 0) {
+    throw new UsageError("--cpus and --memory limit servers the bench starts, not --target servers");
   }
 
   let scale = 1;
@@ -387,6 +419,10 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     workers,
     targets,
     rate,
+    rates,
+    slo,
+    cpus,
+    memoryBytes,
     pipelining,
     scale,
     poolSize,
@@ -396,4 +432,62 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     pin: values["no-pin"] !== true,
     outDir: str("out"),
   };
+}
+
+const RATE_RULE = "an integer from 1 to 1000000 (requests/s)";
+const isRate = (n: number) => Number.isInteger(n) && n >= 1 && n <= 1_000_000;
+
+/**
+ * `--rate`: one rate (`500`), a list (`100,500,1000`) or a ramp (`10..1500x8`: eight evenly spaced rates from
+ * 10 to 1500 inclusive, rounded to whole requests/s). Returns the rates in the order given (a ramp ascending).
+ */
+export function parseRates(raw: string): number[] {
+  const text = raw.trim();
+  if (text.includes("..") || /x/i.test(text)) {
+    const ramp = /^(\d+)\.\.(\d+)x(\d+)$/i.exec(text);
+    if (!ramp) throw new UsageError(`--rate ramp is FROM..TOxSTEPS, e.g. 10..1500x8; got "${raw}"`);
+    const [from, to, steps] = [Number(ramp[1]), Number(ramp[2]), Number(ramp[3])];
+    if (!isRate(from) || !isRate(to)) throw new UsageError(`--rate ramp ends must each be ${RATE_RULE}, got "${raw}"`);
+    if (to <= from) throw new UsageError(`--rate ramp must go up: ${from}..${to} ends below where it starts`);
+    if (!Number.isInteger(steps) || steps < 2 || steps > 50) {
+      throw new UsageError(`--rate ramp needs from 2 to 50 steps (the x count), got "${raw}"`);
+    }
+    const rates = Array.from({ length: steps }, (_, i) => Math.round(from + ((to - from) * i) / (steps - 1)));
+    if (new Set(rates).size !== rates.length) {
+      throw new UsageError(`--rate ${raw}: ${steps} steps from ${from} to ${to} repeat a rate; use fewer steps`);
+    }
+    return rates;
+  }
+  const rates = list("rate", text).map((item) => number("rate", item, isRate, RATE_RULE));
+  if (new Set(rates).size !== rates.length) throw new UsageError(`--rate names a rate twice: "${raw}"`);
+  if (rates.length > 50) throw new UsageError(`--rate takes at most 50 rates, got ${rates.length}`);
+  return rates;
+}
+
+const SLO_PERCENTILES = [50, 90, 95, 99, 99.9] as const;
+const UNIT_MS: Record<string, number> = { us: 0.001, µs: 0.001, ms: 1, s: 1000 };
+
+/** `--slo p99<50ms`: a latency percentile and the bound it must stay under. */
+export function parseSlo(raw: string): { percentile: number; boundMs: number } {
+  const match = /^p(\d+(?:\.\d+)?)\s*<\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s)$/i.exec(raw.trim());
+  const rule = `--slo is pP<BOUND with P one of ${SLO_PERCENTILES.join(", ")} and a bound in us, ms or s (e.g. p99<50ms); got "${raw}"`;
+  if (!match) throw new UsageError(rule);
+  const percentile = Number(match[1]);
+  const boundMs = Number(match[2]) * (UNIT_MS[(match[3] as string).toLowerCase()] ?? Number.NaN);
+  if (!(SLO_PERCENTILES as readonly number[]).includes(percentile)) throw new UsageError(rule);
+  if (!(boundMs > 0) || boundMs > 600_000)
+    throw new UsageError(`--slo bound must be above 0 and at most 600 s; got "${raw}"`);
+  return { percentile, boundMs };
+}
+
+const MEMORY_UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** `--memory 256M`: bytes (suffix K, M or G, powers of 1024; an optional trailing B or iB), at least 16 MiB. */
+export function parseMemory(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(raw.trim());
+  if (!match) throw new UsageError(`--memory is a size such as 256M or 1G, got "${raw}"`);
+  const bytes = Math.floor(Number(match[1]) * (MEMORY_UNITS[(match[2] as string).toLowerCase()] ?? Number.NaN));
+  if (!(bytes >= 16 * 1024 ** 2))
+    throw new UsageError(`--memory must be at least 16M (a server needs more), got "${raw}"`);
+  return bytes;
 }

@@ -2,6 +2,7 @@
 // Pure functions over plain data, so that the report and its tests need no running server.
 import type { LoadOutcome } from "./load/outcome.ts";
 import type { MachineInfo } from "./proc.ts";
+import type { CapacityResult } from "./runner/capacity.ts";
 import type { ScenarioKind, ScenarioName } from "./scenarios.ts";
 import { type Interval, pairedInterval, ratio, type Spread, spread } from "./stats.ts";
 import type { Verification } from "./verify.ts";
@@ -72,6 +73,10 @@ export interface CellResult {
   discarded?: string;
   /** Set when the cell does not count: unexpected non-2xx, socket errors, a crash. */
   failure?: string;
+  /** The fixed arrival rate of this cell when it was a --rate step or an --slo probe (requests/s). */
+  rate?: number;
+  /** The server was killed by the OOM killer at its --memory limit during this cell. */
+  oomKilled?: boolean;
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
   note?: string;
 }
@@ -173,6 +178,16 @@ export interface Results {
   cells: CellResult[];
   summary: SummaryRow[];
   split: SplitRow[];
+  /**
+   * --cpus / --memory: the limits every server ran under (all its processes together), and how; absent when
+   * the servers ran unlimited.
+   */
+  limits?: { cpus: number | null; memoryBytes: number | null; mechanism: string; note: string };
+  /** --rate list or ramp: one fixed-rate cell per scenario, target, connection count and offered rate. */
+  curve?: CellResult[];
+  /** --slo: each target's capacity at the latency bound per scenario, with its probes (their cells in `probes`). */
+  capacity?: CapacityResult[];
+  probes?: CellResult[];
 }
 
 const fig = (cells: CellResult[], pick: (c: CellResult) => number | undefined) =>

@@ -46,6 +46,21 @@ export interface LatencySummary {
   max: number;
   mean: number;
   count: number;
+  /** Also computed (for --slo p95 / p99.9); absent in results written before they were. */
+  p95?: number;
+  p999?: number;
+}
+
+/** The latency at a percentile (50, 90, 95, 99 or 99.9) from a summary; NaN when the summary lacks it. */
+export function latencyAt(summary: LatencySummary, p: number): number {
+  const byPercentile: Record<string, number | undefined> = {
+    "50": summary.p50,
+    "90": summary.p90,
+    "95": summary.p95,
+    "99": summary.p99,
+    "99.9": summary.p999,
+  };
+  return byPercentile[String(p)] ?? Number.NaN;
 }
 
 /** Percentiles of a set of latencies (milliseconds), computed exactly from every sample. */
@@ -56,7 +71,9 @@ export function summariseLatencies(latencies: Float64Array | number[]): LatencyS
   return {
     p50: percentile(sorted, 50),
     p90: percentile(sorted, 90),
+    p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
+    p999: percentile(sorted, 99.9),
     max: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN,
     mean: sorted.length ? sum / sorted.length : Number.NaN,
     count: sorted.length,

@@ -1,0 +1,234 @@
+// --cpus / --memory: each server the bench starts runs in a control group of its own with a CPU quota and a
+// memory limit, which every process of the server (a cluster primary and its workers, uvicorn's supervisor and
+// workers) shares; the load generator, PostgreSQL and the harness stay outside. cgroup v2 where it is mounted
+// (/sys/fs/cgroup/cgroup.controllers), else cgroup v1's cpu and memory hierarchies; where neither can be
+// written (not root, a read-only mount) the run refuses to start rather than run unlimited. Groups are made
+// under the bench's own group (so that limits around the bench still apply) and removed at the end, on errors
+// and on Ctrl-C.
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Implementation } from "@api-ref/contract/implementations";
+
+export interface ResourceLimits {
+  /** CPU quota in cores (0.5 = 50 ms of CPU time per 100 ms period, across all the server's processes). */
+  cpus?: number;
+  memoryBytes?: number;
+}
+
+const CGROUP_ROOT = "/sys/fs/cgroup";
+const PERIOD_US = 100_000;
+
+export class LimitsUnavailable extends Error {}
+
+type Layout = { version: 2; parent: string } | { version: 1; cpu: string; memory: string };
+
+/** Where this process's own group is in a hierarchy mounted at `mount` (from /proc/self/cgroup). */
+function ownGroup(mount: string, controller: string | undefined): string {
+  const lines = readFileSync("/proc/self/cgroup", "utf8").trim().split("\n");
+  for (const line of lines) {
+    const [, controllers, path] = line.split(":");
+    const matches = controller === undefined ? controllers === "" : controllers?.split(",").includes(controller);
+    if (matches && path) {
+      const dir = join(mount, path);
+      if (existsSync(dir)) return dir;
+    }
+  }
+  return mount;
+}
+
+function writable(dir: string): boolean {
+  const probe = join(dir, `api-ref-bench-probe-${process.pid}`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The cgroup hierarchy this machine lets the bench use, or why none. */
+export function detectLayout(): Layout | { error: string } {
+  if (existsSync(join(CGROUP_ROOT, "cgroup.controllers"))) {
+    const parent = ownGroup(CGROUP_ROOT, undefined);
+    const controllers = readFileSync(join(parent, "cgroup.controllers"), "utf8");
+    if (!/\bcpu\b/.test(controllers) || !/\bmemory\b/.test(controllers)) {
+      return { error: `cgroup v2 at ${parent} does not offer the cpu and memory controllers (${controllers.trim()})` };
+    }
+    return writable(parent)
+      ? { version: 2, parent }
+      : { error: `cgroup v2: cannot create groups in ${parent} (run as root, or delegate it)` };
+  }
+  const cpuMount = join(CGROUP_ROOT, "cpu");
+  const memoryMount = join(CGROUP_ROOT, "memory");
+  if (!existsSync(join(cpuMount, "cpu.cfs_quota_us")) || !existsSync(join(memoryMount, "memory.limit_in_bytes"))) {
+    return { error: "neither cgroup v2 nor cgroup v1's cpu and memory hierarchies are mounted under /sys/fs/cgroup" };
+  }
+  const cpu = ownGroup(cpuMount, "cpu");
+  const memory = ownGroup(memoryMount, "memory");
+  if (!writable(cpu) || !writable(memory)) {
+    return {
+      error: `cgroup v1: cannot create groups in ${cpu} and ${memory} (run as root, with /sys/fs/cgroup writable)`,
+    };
+  }
+  return { version: 1, cpu, memory };
+}
+
+export interface LimitGroup {
+  name: string;
+  /** The group directories (one for v2; cpu and memory for v1). */
+  dirs: string[];
+  /** OOM kills in the group so far. */
+  oomKills(): number;
+}
+
+const readCounter = (file: string, key: string): number => {
+  try {
+    const line = readFileSync(file, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${key} `));
+    return line ? Number(line.split(" ")[1]) : 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** The groups of one run: created per server, with the limits set, and every one removed by removeAll(). */
+export class ServerLimits {
+  readonly layout: Layout;
+  readonly limits: ResourceLimits;
+  private readonly groups: LimitGroup[] = [];
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.removeAll();
+    process.kill(process.pid, signal);
+  };
+
+  /** Throws LimitsUnavailable (with the reason) where this machine cannot apply the limits. */
+  constructor(limits: ResourceLimits) {
+    const layout = detectLayout();
+    if ("error" in layout) throw new LimitsUnavailable(`--cpus/--memory cannot be applied: ${layout.error}`);
+    this.layout = layout;
+    this.limits = limits;
+    process.once("SIGINT", this.onSignal);
+    process.once("SIGTERM", this.onSignal);
+  }
+
+  get description(): string {
+    return this.layout.version === 2
+      ? `cgroup v2 under ${this.layout.parent}`
+      : `cgroup v1 under ${this.layout.cpu} and ${this.layout.memory}`;
+  }
+
+  /** A new group for one server, its limits set. */
+  create(server: string): LimitGroup {
+    const name = `api-ref-bench-${process.pid}-${server.replace(/[^\w-]/g, "_")}`;
+    const quota = this.limits.cpus === undefined ? undefined : Math.round(this.limits.cpus * PERIOD_US);
+    const memory = this.limits.memoryBytes;
+    const group =
+      this.layout.version === 2
+        ? this.createV2(this.layout.parent, name, quota, memory)
+        : this.createV1(this.layout, name, quota, memory);
+    this.groups.push(group);
+    return group;
+  }
+
+  private createV2(parent: string, name: string, quota: number | undefined, memory: number | undefined): LimitGroup {
+    // A group's controllers must be enabled in its parent; best effort (already enabled is fine).
+    try {
+      writeFileSync(join(parent, "cgroup.subtree_control"), "+cpu +memory");
+    } catch {}
+    const dir = join(parent, name);
+    mkdirSync(dir);
+    if (quota !== undefined) writeFileSync(join(dir, "cpu.max"), `${quota} ${PERIOD_US}`);
+    if (memory !== undefined) {
+      writeFileSync(join(dir, "memory.max"), String(memory));
+      if (existsSync(join(dir, "memory.swap.max"))) writeFileSync(join(dir, "memory.swap.max"), "0");
+    }
+    return { name, dirs: [dir], oomKills: () => readCounter(join(dir, "memory.events"), "oom_kill") };
+  }
+
+  private createV1(
+    layout: { cpu: string; memory: string },
+    name: string,
+    quota: number | undefined,
+    memory: number | undefined,
+  ): LimitGroup {
+    const cpu = join(layout.cpu, name);
+    const mem = join(layout.memory, name);
+    mkdirSync(cpu);
+    mkdirSync(mem);
+    if (quota !== undefined) {
+      writeFileSync(join(cpu, "cpu.cfs_period_us"), String(PERIOD_US));
+      writeFileSync(join(cpu, "cpu.cfs_quota_us"), String(quota));
+    }
+    if (memory !== undefined) {
+      writeFileSync(join(mem, "memory.limit_in_bytes"), String(memory));
+      // No swap beyond the limit where the kernel accounts swap (memsw must not be below limit_in_bytes).
+      try {
+        writeFileSync(join(mem, "memory.memsw.limit_in_bytes"), String(memory));
+      } catch {}
+    }
+    return { name, dirs: [cpu, mem], oomKills: () => readCounter(join(mem, "memory.oom_control"), "oom_kill") };
+  }
+
+  /**
+   * The server started inside the group: a shell writes its own pid into each group's cgroup.procs and then
+   * execs the server (same pid), so that every process it starts is in the group from its first instruction.
+   */
+  wrap(impl: Implementation, group: LimitGroup): Implementation {
+    const joins = group.dirs.map((d) => `echo $$ > '${join(d, "cgroup.procs")}'`).join(" && ");
+    return {
+      ...impl,
+      start: {
+        ...impl.start,
+        command: "sh",
+        args: ["-c", `${joins} && exec "$@"`, "sh", impl.start.command, ...impl.start.args],
+      },
+    };
+  }
+
+  /** Kills what is left in every group and removes the groups; safe to call more than once. */
+  removeAll() {
+    process.off("SIGINT", this.onSignal);
+    process.off("SIGTERM", this.onSignal);
+    for (const group of this.groups.splice(0)) {
+      for (const dir of group.dirs) removeGroup(dir);
+    }
+  }
+}
+
+/** Processes in a group (from its cgroup.procs); empty when the group is gone. */
+export function groupProcesses(dir: string): number[] {
+  try {
+    return readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function removeGroup(dir: string) {
+  if (!existsSync(dir)) return;
+  for (const pid of groupProcesses(dir)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+  // A group can be removed once its last process has been reaped: wait for that a little (synchronously, as
+  // this also runs from a signal handler).
+  const until = Date.now() + 3000;
+  for (;;) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      if (Date.now() > until) throw new Error(`could not remove cgroup ${dir}: ${(error as Error).message}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+}
+
+/** Bytes as the report writes a limit: 256 MiB, 1.5 GiB. */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}

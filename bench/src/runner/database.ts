@@ -1,0 +1,95 @@
+// The seeded database as the bench uses it: ids drawn for the scenarios, stock reset before writes, and what
+// the report says about PostgreSQL (version, settings, its local postmaster).
+import { readFileSync } from "node:fs";
+import { SEED_PASSWORD } from "@api-ref/db/fixtures";
+import pg from "pg";
+import type { Results } from "../results.ts";
+import type { Pools, Rng } from "../scenarios.ts";
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function sample<T>(items: readonly T[], n: number, rng: Rng): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy.slice(0, n);
+}
+
+const NOT_FIXTURE = "id::text NOT LIKE '00000000-0000-4000-8000-%'";
+
+/** Random rows of the seeded template (fixture rows left alone), drawn with the run's seed. */
+export async function samplePools(url: string, rng: Rng): Promise<Pools> {
+  return withClient(url, async (c) => {
+    const ids = async (sql: string) => (await c.query<{ id: string }>(sql)).rows.map((r) => r.id);
+    const users = await ids(`SELECT id FROM users WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const products = await ids(`SELECT id FROM products WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const orders = await ids(`SELECT id FROM orders WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const logins = (
+      await c.query<{ id: string; email: string }>(
+        `SELECT id, email FROM users WHERE ${NOT_FIXTURE} AND password_hash IS NOT NULL ORDER BY id LIMIT 50000`,
+      )
+    ).rows;
+    return {
+      userIds: sample(users, 512, rng),
+      productIds: sample(products, 512, rng),
+      orderIds: sample(orders, 512, rng),
+      logins: sample(logins, 256, rng),
+      password: SEED_PASSWORD,
+      orderProductIds: sample(products, 256, rng),
+    };
+  });
+}
+
+/** Gives the products write scenarios order from plenty of stock, so that no run ends in 409s. */
+export async function restock(url: string, productIds: string[]) {
+  await withClient(url, (c) => c.query("UPDATE products SET stock = 1000000 WHERE id = ANY($1::uuid[])", [productIds]));
+}
+
+export async function postgresInfo(url: string) {
+  return withClient(url, async (c) => {
+    const version = (await c.query<{ v: string }>("SELECT version() AS v")).rows[0]?.v ?? "unknown";
+    const settings: Record<string, string> = {};
+    for (const name of ["max_connections", "shared_buffers", "fsync", "synchronous_commit", "full_page_writes"]) {
+      settings[name] = (await c.query<Record<string, string>>(`SHOW ${name}`)).rows[0]?.[name] ?? "";
+    }
+    return { version, settings };
+  });
+}
+
+/**
+ * The postmaster's pid when PostgreSQL runs on this machine (embedded, or a local server): its process tree is
+ * where the database's CPU goes. Undefined for a container or a remote server (its pids are not ours).
+ */
+export async function findLocalPostmaster(adminUrl: string): Promise<number | undefined> {
+  // Read /proc while the connection is open: its backend process ends with it.
+  return withClient(adminUrl, async (c) => {
+    const backend = (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+    if (!backend) return undefined;
+    try {
+      const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      if (!comm(backend).startsWith("postgres")) return undefined;
+      const ppid = Number(readFileSync(`/proc/${backend}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      return comm(ppid).startsWith("postgres") ? ppid : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+export async function countRows(url: string): Promise<Results["rows"]> {
+  return withClient(url, async (c) => {
+    const count = async (table: string) =>
+      Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n ?? 0);
+    return { users: await count("users"), products: await count("products"), orders: await count("orders") };
+  });
+}

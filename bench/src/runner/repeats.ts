@@ -1,0 +1,179 @@
+// The measuring loop of the default mode: rounds of one cell per verified target, in an order that rotates per
+// round, until every headline ratio's 95% interval is within ±precision (after at least `repeats` rounds, at
+// most `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is
+// run again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded.
+import { type CellResult, countedCells, headlineOf, ratiosOf } from "../results.ts";
+import type { ScenarioName } from "../scenarios.ts";
+import { type CellSpec, type CellState, measureCell } from "./cell.ts";
+import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
+import type { LiveTarget, ScenarioRunContext } from "./types.ts";
+
+/** Re-runs a disturbed cell at most this often (then it is kept, and marked). */
+const MAX_RERUNS = 2;
+
+/** What the cells of one scenario share: its name, measured length and planned seconds per cell. */
+export interface ScenarioPlan {
+  name: ScenarioName;
+  warmupS: number;
+  durationS: number;
+  cellSeconds: number;
+}
+
+/**
+ * The widest 95% half-width among the headline ratios of a scenario's targets to its baseline (NaN when none
+ * can be computed yet), and which target it belongs to.
+ */
+export function widestInterval(
+  cells: readonly CellResult[],
+  name: ScenarioName,
+  connections: number,
+  targets: readonly string[],
+  baseline: string,
+): { halfWidth: number; target?: string } {
+  const base = countedCells(cells, name, connections, baseline).filter((c) => !c.failure);
+  let widest: { halfWidth: number; target?: string } = { halfWidth: Number.NaN };
+  for (const target of targets) {
+    if (target === baseline) continue;
+    const own = countedCells(cells, name, connections, target);
+    if (own.some((c) => c.failure)) continue;
+    const { rps, cpu } = ratiosOf(own, base);
+    const chosen = headlineOf(own, base, rps, cpu).headline === "cpu-per-request" ? cpu : rps;
+    if (!(chosen.halfWidth <= widest.halfWidth) && Number.isFinite(chosen.halfWidth)) {
+      widest = { halfWidth: chosen.halfWidth, target };
+    }
+  }
+  return widest;
+}
+
+/** The targets in this round's order: every target once, rotating so none is always first or last. */
+export const rotated = <T>(items: readonly T[], round: number): T[] => {
+  const shift = (round - 1) % Math.max(1, items.length);
+  return [...items.slice(shift), ...items.slice(0, shift)];
+};
+
+/** The progress line's state as a cell starts. */
+export function startState(
+  plan: ScenarioPlan,
+  target: string,
+  connections: number,
+  repeat: number,
+  ctx: ScenarioRunContext,
+): CellState {
+  const { counter } = ctx;
+  counter.cell++;
+  return {
+    cell: counter.cell,
+    cells: counter.total,
+    target,
+    scenario: plan.name,
+    connections,
+    repeat,
+    repeats: Math.max(ctx.options.repeats, repeat),
+    phase: "starting",
+    secondsLeft: secondsLeft(counter, plan.cellSeconds, true),
+  };
+}
+
+/** Shows a finished cell on the progress line and counts its time. */
+export function finishState(state: CellState, cell: CellResult, plan: ScenarioPlan, ctx: ScenarioRunContext) {
+  state.phase = cell.failure
+    ? `FAILED: ${cell.failure}`
+    : (cell.note ?? `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`);
+  recordCellTime(ctx.counter, cell.wallS);
+  state.secondsLeft = secondsLeft(ctx.counter, plan.cellSeconds, false);
+  ctx.io.progress.update(state, true);
+}
+
+/** One cell, run again while disturbed; every run is kept (the disturbed ones marked discarded). */
+async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult[]> {
+  const runs = [await measureCell(spec, ctx, state)];
+  for (let rerun = 1; rerun <= MAX_RERUNS; rerun++) {
+    const last = runs[runs.length - 1] as CellResult;
+    if (!last.disturbed || last.failure || ctx.options.smoke) break;
+    last.discarded = `disturbed: other processes used ${last.otherCpuCores?.toFixed(2)} cores; run again`;
+    ctx.io.log(
+      `${spec.scenario} on ${spec.target.name}, repeat ${spec.repeat}: ${last.discarded} (${rerun}/${MAX_RERUNS})`,
+    );
+    runs.push(await measureCell(spec, ctx, state));
+  }
+  return runs;
+}
+
+/** One round: a cell per target, in rotated order. */
+async function runRound(
+  plan: ScenarioPlan,
+  runnable: LiveTarget[],
+  connections: number,
+  repeat: number,
+  ctx: ScenarioRunContext,
+) {
+  const cells: CellResult[] = [];
+  for (const [index, target] of rotated(runnable, repeat).entries()) {
+    const state = startState(plan, target.name, connections, repeat, ctx);
+    ctx.io.progress.update(state);
+    const spec = {
+      scenario: plan.name,
+      target,
+      connections,
+      repeat,
+      position: index + 1,
+      warmupS: plan.warmupS,
+      durationS: plan.durationS,
+    };
+    const runs = await measureUndisturbed(spec, ctx, state);
+    cells.push(...runs);
+    finishState(state, runs[runs.length - 1] as CellResult, plan, ctx);
+  }
+  return cells;
+}
+
+/** Whether to stop after this round: enough repeats and precise enough, or out of repeats or budget (logged). */
+function shouldStop(
+  plan: ScenarioPlan,
+  cells: CellResult[],
+  runnable: LiveTarget[],
+  connections: number,
+  repeat: number,
+  label: string,
+  ctx: ScenarioRunContext,
+): boolean {
+  const { options } = ctx;
+  if (repeat < options.repeats) return false;
+  if (!ctx.baseline) return true;
+  const targets = runnable.map((t) => t.name);
+  const widest = widestInterval(cells, plan.name, connections, targets, ctx.baseline);
+  const reached = Number.isFinite(widest.halfWidth)
+    ? `${widest.halfWidth >= 10 ? ">±999%" : `±${(widest.halfWidth * 100).toFixed(1)}%`} (widest: ${widest.target})`
+    : "no interval yet";
+  const wanted = `wanted ±${(options.precision * 100).toFixed(1)}%`;
+  // No interval yet (one pair) is not precise; none after two rounds means no ratio can be had (a baseline
+  // failed): more rounds would not help.
+  const precise = Number.isFinite(widest.halfWidth) ? widest.halfWidth <= options.precision : repeat >= 2;
+  if (precise || repeat >= options.maxRepeats) {
+    ctx.io.log(
+      `${label}: ${repeat} repeat(s), precision ${reached}${precise ? "" : ` — ${wanted}, stopped at --max-repeats`}`,
+    );
+    return true;
+  }
+  if (ctx.canExtend && !ctx.canExtend(runnable.length * secondsPerCell(ctx.counter, plan.cellSeconds))) {
+    ctx.io.log(`${plan.name}: ${repeat} repeat(s), precision ${reached} — ${wanted}, no time left in the budget`);
+    return true;
+  }
+  return false;
+}
+
+/** Rounds at one connection count until precise enough (see the file's comment). */
+export async function runRepeats(
+  plan: ScenarioPlan,
+  runnable: LiveTarget[],
+  connections: number,
+  label: string,
+  ctx: ScenarioRunContext,
+) {
+  const cells: CellResult[] = [];
+  for (let repeat = 1; ; repeat++) {
+    if (repeat > ctx.options.repeats) ctx.counter.total += runnable.length;
+    cells.push(...(await runRound(plan, runnable, connections, repeat, ctx)));
+    if (shouldStop(plan, cells, runnable, connections, repeat, label, ctx)) return cells;
+  }
+}

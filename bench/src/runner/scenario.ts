@@ -1,0 +1,62 @@
+// One scenario on every target: verify each (a target that fails is reported and never measured), then, for
+// each connection count, measure in the run's mode: repeated max-throughput or fixed-rate cells until precise
+// (repeats.ts), latency against a list of offered rates (sweep.ts), or capacity at a latency bound (capacity.ts).
+import type { CellResult, VerificationRecord } from "../results.ts";
+import { connectionsFor, type ScenarioName, scenarios } from "../scenarios.ts";
+import { type CapacityResult, PLANNED_PROBES, runCapacity } from "./capacity.ts";
+import { runRepeats, type ScenarioPlan } from "./repeats.ts";
+import { runSweep } from "./sweep.ts";
+import type { LiveTarget, ScenarioRunContext } from "./types.ts";
+import { verifyTargets } from "./verification.ts";
+
+/** Seconds a cell costs beyond its warm-up and measured run (process start, stock reset, settling). */
+export const CELL_OVERHEAD_S = 0.7;
+
+export interface ScenarioOutcome {
+  verification: VerificationRecord[];
+  /** The measured cells of the default mode (max throughput, or one fixed --rate). */
+  cells: CellResult[];
+  /** --rate list or ramp: one fixed-rate cell per target and rate. */
+  curve: CellResult[];
+  /** --slo: each target's capacity, and the cells of its probes. */
+  capacity: CapacityResult[];
+  probes: CellResult[];
+}
+
+type ModeOptions = ScenarioRunContext["options"];
+
+/** Cells planned per target and connection count (the --slo search is planned at its usual length). */
+export function plannedCellsPerTarget(options: ModeOptions): number {
+  if (options.rates) return options.rates.length;
+  if (options.slo) return PLANNED_PROBES + 1;
+  return options.repeats;
+}
+
+/** The measured seconds of a scenario's cells (some scenarios need longer runs), and a cell's planned cost. */
+export function planScenario(name: ScenarioName, options: ModeOptions): ScenarioPlan {
+  const durationS = Math.max(options.durationS, scenarios[name].minDurationS ?? 0);
+  return { name, warmupS: options.warmupS, durationS, cellSeconds: options.warmupS + durationS + CELL_OVERHEAD_S };
+}
+
+export async function runScenario(
+  name: ScenarioName,
+  targets: LiveTarget[],
+  ctx: ScenarioRunContext,
+): Promise<ScenarioOutcome> {
+  const { options } = ctx;
+  const plan = planScenario(name, options);
+  const { verification, runnable } = await verifyTargets(name, targets, ctx);
+  const connectionCounts = connectionsFor(scenarios[name], options.connections);
+  ctx.counter.cell += (targets.length - runnable.length) * connectionCounts.length * plannedCellsPerTarget(options);
+  const outcome: ScenarioOutcome = { verification, cells: [], curve: [], capacity: [], probes: [] };
+  for (const connections of connectionCounts) {
+    const label = `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}`;
+    if (options.rates) outcome.curve.push(...(await runSweep(plan, runnable, connections, options.rates, ctx)));
+    else if (options.slo) {
+      const { cells, results } = await runCapacity(plan, runnable, connections, options.slo, ctx);
+      outcome.probes.push(...cells);
+      outcome.capacity.push(...results);
+    } else outcome.cells.push(...(await runRepeats(plan, runnable, connections, label, ctx)));
+  }
+  return outcome;
+}

@@ -1,0 +1,61 @@
+// What running one scenario needs: the live servers, the run's options and shared state (the load generator,
+// the progress line and its counter of cells).
+import type { LoadGenerator } from "../load/generator.ts";
+import type { BenchOptions } from "../options.ts";
+import type { Progress } from "../progress.ts";
+import type { Pools } from "../scenarios.ts";
+
+export interface RunIo {
+  progress: Progress;
+  log(message: string): void;
+}
+
+export interface LiveTarget {
+  name: string;
+  url: string;
+  /** The server's process when the bench started it: its tree is sampled for CPU and memory. None for --target. */
+  process?: { pid?: number; exitCode: number | null; signalCode: NodeJS.Signals | null };
+  /** Its database, restocked before write scenarios (none for servers without one). */
+  databaseUrl?: string;
+  /** --memory: OOM kills in the server's group so far, and its limit as written in messages. */
+  oomKills?: () => number;
+  memoryLimit?: string;
+}
+
+/** Cells done and planned in the whole run, and the seconds the measured ones took, for the progress line. */
+export interface CellCounter {
+  cell: number;
+  total: number;
+  measured?: number;
+  seconds?: number;
+}
+
+export interface ScenarioRunContext {
+  pools: Pools;
+  seed: number;
+  options: Pick<
+    BenchOptions,
+    | "connections"
+    | "repeats"
+    | "maxRepeats"
+    | "precision"
+    | "warmupS"
+    | "durationS"
+    | "rate"
+    | "pipelining"
+    | "verifySample"
+    | "smoke"
+  > &
+    Partial<Pick<BenchOptions, "rates" | "slo">>;
+  loadGenerator: LoadGenerator;
+  /** PostgreSQL's postmaster, when local: its CPU per cell is recorded too. */
+  postmaster?: number;
+  /** The limit baseline every ratio is taken to, and the data-access baselines (for the precision check). */
+  baseline?: string;
+  io: RunIo;
+  counter: CellCounter;
+  /** A server's recent output, shown when its verification fails. */
+  output?: (target: string) => string;
+  /** Whether one more round of this many seconds still fits the run's budget. */
+  canExtend?: (seconds: number) => boolean;
+}
