@@ -2,6 +2,7 @@
 // a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
 import type { Results, SummaryRow } from "../results.ts";
 import { isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
+import { capacityHtml, curveHtml, limitsText } from "./load-shapes.ts";
 
 const esc = (text: string) =>
   text.replace(
@@ -241,7 +242,10 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666
       .join(", "),
   )}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>
 <dt>Method</dt><dd>${o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
+${limitsText(r) ? `<dt>Limits</dt><dd>${esc(limitsText(r) as string)}</dd>` : ""}
 </dl>
+${capacityHtml(r)}
+${curveHtml(r)}
 ${split}
 <h2>Start-up and memory</h2>
 <table><thead><tr><th>implementation</th><th>role</th><th>start-up ms</th><th>idle RSS MB</th></tr></thead><tbody>${startup}</tbody></table>

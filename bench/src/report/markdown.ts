@@ -1,6 +1,7 @@
 // results.md: the run's context, then one table per scenario, ready to paste into a README.
 import type { Results, SummaryRow } from "../results.ts";
 import { mb, ms, num, pct, precisionOf, ratioWithInterval, withRange } from "./format.ts";
+import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
 
 const SATURATED = "⚠";
 const PG_CHEAPER = "◆";
@@ -91,13 +92,17 @@ export function renderMarkdown(r: Results): string {
     "Figures from one run on one machine: compare the ratios within this run, not absolute numbers across machines or runs.",
     "",
   );
-  lines.push(...describeRun(r), "");
+  lines.push(...describeRun(r));
+  const limits = limitsText(r);
+  if (limits) lines.push(`- **Limits**: ${limits}`);
+  lines.push("");
   if (r.targets.some((t) => t.remote)) {
     lines.push(
       `**Servers measured where they run (--target ${(r.options.targets as Array<{ name: string; url: string }>).map((t) => `${t.name}=${t.url}`).join(", ")}):** the bench did not start them, so there are no CPU, memory or PostgreSQL figures, no CPU-per-request ratios and no check for other work on their machine; every ratio is throughput, verified first as always.`,
       "",
     );
   }
+  lines.push(...capacityMarkdown(r), ...curveMarkdown(r));
   lines.push(...splitTable(r));
 
   lines.push("## Start-up and memory", "");

@@ -109,6 +109,17 @@ async function confirm(probe: (rate: number, full: boolean) => Promise<Probe>, f
   };
 }
 
+/** Half the target's median maximum throughput when it was measured (one doubling reaches it), else START_RATE. */
+export function startRate(cells: readonly CellResult[], target: string, connections: number): number {
+  const rps = cells
+    .filter((c) => c.target === target && c.connections === connections && !c.failure && !c.discarded && !c.rate)
+    .map((c) => c.outcome?.requestsPerSecond ?? 0)
+    .filter((n) => n > 0)
+    .sort((a, b) => a - b);
+  const median = rps[Math.floor(rps.length / 2)];
+  return median ? Math.max(1, Math.round(median / 2)) : START_RATE;
+}
+
 /** Capacity of each target at one connection count: probes are short fixed-rate cells, confirmed at full length. */
 export async function runCapacity(
   plan: ScenarioPlan,
@@ -116,6 +127,7 @@ export async function runCapacity(
   connections: number,
   slo: Slo,
   ctx: ScenarioRunContext,
+  throughputCells: readonly CellResult[] = [],
 ) {
   const cells: CellResult[] = [];
   const results: CapacityResult[] = [];
@@ -144,7 +156,7 @@ export async function runCapacity(
       );
       return result;
     };
-    const found = await searchCapacity(probe);
+    const found = await searchCapacity(probe, startRate(throughputCells, target.name, connections));
     ctx.counter.total -= Math.max(0, PLANNED_PROBES + 1 - probesRun);
     ctx.counter.total = Math.max(ctx.counter.total, ctx.counter.cell);
     results.push({ scenario: plan.name, target: target.name, connections, slo, resolution: RESOLUTION, ...found });

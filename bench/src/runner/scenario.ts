@@ -1,6 +1,7 @@
 // One scenario on every target: verify each (a target that fails is reported and never measured), then, for
 // each connection count, measure in the run's mode: repeated max-throughput or fixed-rate cells until precise
-// (repeats.ts), latency against a list of offered rates (sweep.ts), or capacity at a latency bound (capacity.ts).
+// (repeats.ts), or latency against a list of offered rates (sweep.ts); with --slo, after the throughput cells,
+// each target's capacity at the latency bound (capacity.ts).
 import type { CellResult, VerificationRecord } from "../results.ts";
 import { connectionsFor, type ScenarioName, scenarios } from "../scenarios.ts";
 import { type CapacityResult, PLANNED_PROBES, runCapacity } from "./capacity.ts";
@@ -28,7 +29,7 @@ type ModeOptions = ScenarioRunContext["options"];
 /** Cells planned per target and connection count (the --slo search is planned at its usual length). */
 export function plannedCellsPerTarget(options: ModeOptions): number {
   if (options.rates) return options.rates.length;
-  if (options.slo) return PLANNED_PROBES + 1;
+  if (options.slo) return options.repeats + PLANNED_PROBES + 1;
   return options.repeats;
 }
 
@@ -52,11 +53,13 @@ export async function runScenario(
   for (const connections of connectionCounts) {
     const label = `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}`;
     if (options.rates) outcome.curve.push(...(await runSweep(plan, runnable, connections, options.rates, ctx)));
-    else if (options.slo) {
-      const { cells, results } = await runCapacity(plan, runnable, connections, options.slo, ctx);
+    else outcome.cells.push(...(await runRepeats(plan, runnable, connections, label, ctx)));
+    if (options.slo) {
+      // Beside the throughput just measured: the search starts from half of each target's maximum.
+      const { cells, results } = await runCapacity(plan, runnable, connections, options.slo, ctx, outcome.cells);
       outcome.probes.push(...cells);
       outcome.capacity.push(...results);
-    } else outcome.cells.push(...(await runRepeats(plan, runnable, connections, label, ctx)));
+    }
   }
   return outcome;
 }
