@@ -413,6 +413,21 @@ function versions() {
   };
 }
 
+/** Builds and starts every target in turn (a fresh JWT secret for the run). */
+async function startAll(
+  targets: Target[],
+  shared: Omit<StartContext, "jwtSecret" | "builds" | "limits"> & { limits: ServerLimits | undefined },
+) {
+  const { limits, ...rest } = shared;
+  const ctx: StartContext = {
+    ...rest,
+    jwtSecret: randomBytes(32).toString("base64url"),
+    builds: new Map(),
+    ...(limits ? { limits } : {}),
+  };
+  for (const target of targets) await startTarget(target, ctx);
+}
+
 /** The run's targets: the baselines its scenarios need, then the implementations. */
 function planTargets(options: BenchOptions, selected: ScenarioName[], remote: boolean): Target[] {
   const wanted = new Set(selected.flatMap((s) => targetsOfScenario(options, s)));
@@ -453,20 +468,7 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
     const data = await prepareData(options, server, seed, io);
     const postgresPinning = applyPinning(pinning, data.postmaster);
     if (limits) io.log(`servers limited: ${limitsRecord(options, limits, pinning).note} (${limits.description})`);
-    if (server) {
-      const jwtSecret = randomBytes(32).toString("base64url");
-      const ctx: StartContext = {
-        options,
-        server,
-        templateName: data.templateName,
-        jwtSecret,
-        pinning,
-        builds: new Map(),
-        io,
-        ...(limits ? { limits } : {}),
-      };
-      for (const target of targets) await startTarget(target, ctx);
-    }
+    if (server) await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits });
     const scenarioInfos = describeScenarios(options, selected, targets);
     loadGenerator = new LoadGenerator(pinning.loadGenerator);
     const measured = await measureAll(options, selected, targets, { data, seed, loadGenerator, started, io });

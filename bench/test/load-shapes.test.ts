@@ -12,8 +12,7 @@ import { detectLayout, groupProcesses, ServerLimits } from "../src/limits.ts";
 import { LoadGenerator } from "../src/load/generator.ts";
 import { parseMemory, parseOptions, parseRates, parseSlo, UsageError } from "../src/options.ts";
 import { Progress } from "../src/progress.ts";
-import { renderHtml } from "../src/report/html.ts";
-import { capacityMarkdown, curveMarkdown } from "../src/report/load-shapes.ts";
+import { capacityMarkdown, curveChart, curveMarkdown } from "../src/report/load-shapes.ts";
 import type { Results } from "../src/results.ts";
 import { nextRate, RESOLUTION, searchCapacity } from "../src/runner/capacity.ts";
 import { runScenario } from "../src/runner/scenario.ts";
@@ -184,6 +183,11 @@ describe("against a server of known capacity (80 req/s)", () => {
     const md = curveMarkdown(results).join("\n");
     expect(md).toMatch(/\| serial \| 40 \| .* \| ok \|/);
     expect(md).toMatch(/\| serial \| 160 \| .* \| fell behind \|/);
+    // one inline SVG: p50 and p99 lines, the step that fell behind drawn hollow; nothing fetched
+    const svg = curveChart("hello", outcome.curve);
+    expect(svg.match(/<polyline/g)).toHaveLength(2);
+    expect(svg.match(/class="step behind"/g)).toHaveLength(1);
+    expect(svg).not.toMatch(/<script|href=/);
   }, 60_000);
 
   it("--slo finds the server's capacity within the search's resolution, confirmed by a full-length run", async () => {

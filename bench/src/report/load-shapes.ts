@@ -4,7 +4,7 @@
 import { formatBytes } from "../limits.ts";
 import type { CellResult, Results } from "../results.ts";
 import { sloLabel } from "../runner/capacity.ts";
-import { keptUp } from "../runner/sweep.ts";
+import { achievedRate, keptUp } from "../runner/sweep.ts";
 import { isNum, ms, num } from "./format.ts";
 
 const esc = (text: string) =>
@@ -61,7 +61,7 @@ export function curveMarkdown(r: Results): string[] {
     for (const c of sorted) {
       const o = c.outcome;
       lines.push(
-        `| ${c.target} | ${c.rate} | ${num(o?.requestsPerSecond)} | ${ms(o?.latency.p50)} | ${ms(o?.latency.p99)} | ${escapeCell(stepStatus(c))} |`,
+        `| ${c.target} | ${c.rate} | ${num(achievedRate(c))} | ${ms(o?.latency.p50)} | ${ms(o?.latency.p99)} | ${escapeCell(stepStatus(c))} |`,
       );
     }
     lines.push("");
@@ -200,7 +200,7 @@ function stepMarker(
   top: number,
 ): string {
   const cx = x(c.rate ?? 0).toFixed(1);
-  const tip = `<title>${esc(`${c.target} @${c.rate} req/s: ${stepStatus(c)}${c.outcome ? `, p50 ${ms(c.outcome.latency.p50)} ms, p99 ${ms(c.outcome.latency.p99)} ms, ${num(c.outcome.requestsPerSecond)} req/s answered` : ""}`)}</title>`;
+  const tip = `<title>${esc(`${c.target} @${c.rate} req/s: ${stepStatus(c)}${c.outcome ? `, p50 ${ms(c.outcome.latency.p50)} ms, p99 ${ms(c.outcome.latency.p99)} ms, ${num(achievedRate(c))} req/s answered` : ""}`)}</title>`;
   if (c.failure) return `<text class="failed" x="${cx}" y="${top + 10}" text-anchor="middle">✕${tip}</text>`;
   const cy = y(Math.max(yMin, c.outcome?.latency.p99 ?? yMin)).toFixed(1);
   const fill = keptUp(c) ? color : "#fff";

@@ -7,7 +7,7 @@ import type { CellResult } from "../results.ts";
 import { latencyAt } from "../stats.ts";
 import { measureCell } from "./cell.ts";
 import { finishState, type ScenarioPlan, startState } from "./repeats.ts";
-import { keptUp } from "./sweep.ts";
+import { achievedRate, keptUp } from "./sweep.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 
 export const START_RATE = 100;
@@ -55,8 +55,7 @@ export function judgeProbe(cell: CellResult, slo: Slo, rate: number): Probe {
   const latencyMs = cell.outcome ? latencyAt(cell.outcome.latency, slo.percentile) : Number.NaN;
   let why: string | undefined;
   if (cell.failure) why = cell.failure;
-  else if (!keptUp(cell))
-    why = `fell behind: ${Math.round(cell.outcome?.requestsPerSecond ?? 0)} of ${rate} req/s answered`;
+  else if (!keptUp(cell)) why = `fell behind: ${Math.round(achievedRate(cell))} of ${rate} req/s answered`;
   else if (!(latencyMs < slo.boundMs)) why = `p${slo.percentile} ${latencyMs.toFixed(1)} ms`;
   return { rate, passed: !why, latencyMs, ...(why ? { why } : {}) };
 }

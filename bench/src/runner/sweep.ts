@@ -8,10 +8,23 @@ import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 /** A step keeps up when the server answered at least this share of the rate offered. */
 export const KEEPS_UP = 0.95;
 
+/**
+ * The rate a fixed-rate cell was answered at: responses over the scheduled window, the run's end less one typical
+ * response time (the run ends when the last request is answered, which takes that long even when the server keeps
+ * up: on a short run, responses ÷ wall time alone would call a server that kept up slow).
+ */
+export function achievedRate(cell: CellResult): number {
+  const o = cell.outcome;
+  if (!o?.fixedRate || o.completed === 0) return o?.requestsPerSecond ?? 0;
+  const window = o.fixedRate.scheduled / o.fixedRate.target;
+  const p50 = Number.isFinite(o.latency.p50) ? o.latency.p50 / 1000 : 0;
+  return o.completed / Math.max(window, o.durationS - p50);
+}
+
 /** Whether a fixed-rate cell counts as a point of the curve: no failure, and the achieved rate kept up. */
 export function keptUp(cell: CellResult): boolean {
   const offered = cell.rate ?? cell.outcome?.fixedRate?.target;
-  return !cell.failure && !!offered && (cell.outcome?.requestsPerSecond ?? 0) >= KEEPS_UP * offered;
+  return !cell.failure && !!offered && achievedRate(cell) >= KEEPS_UP * offered;
 }
 
 export async function runSweep(
@@ -49,6 +62,6 @@ export async function runSweep(
 function describePoint(cell: CellResult): string {
   if (cell.failure) return `${cell.target} FAILED (${cell.failure})`;
   const o = cell.outcome;
-  const lag = keptUp(cell) ? "" : `, fell behind: ${Math.round(o?.requestsPerSecond ?? 0)} req/s answered`;
+  const lag = keptUp(cell) ? "" : `, fell behind: ${Math.round(achievedRate(cell))} req/s answered`;
   return `${cell.target} p50 ${o?.latency.p50.toFixed(1)} ms, p99 ${o?.latency.p99.toFixed(1)} ms${lag}`;
 }
