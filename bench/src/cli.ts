@@ -9,6 +9,7 @@ import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
 import { runBench } from "./run.ts";
+import { plannedCellsPerTarget } from "./runner/scenario.ts";
 import { connectionsFor, scenarios } from "./scenarios.ts";
 import { targetsOfScenario } from "./targets.ts";
 
@@ -34,10 +35,15 @@ const bench: BenchOptions = options;
     ...(scenarios[s].minDurationS !== undefined ? { minDurationS: scenarios[s].minDurationS } : {}),
   }));
   const everyTarget = new Set(bench.scenarios.flatMap((s) => targetsOfScenario(bench, s))).size;
-  const { min, max } = estimateSeconds(bench, plan, everyTarget);
+  // A ramp runs one cell per rate instead of the repeats; --slo adds its probes (about a dozen) to them.
+  const perTarget = plannedCellsPerTarget(bench);
+  const cells = bench.rates
+    ? { repeats: perTarget, maxRepeats: perTarget }
+    : { repeats: perTarget, maxRepeats: bench.maxRepeats + perTarget - bench.repeats };
+  const { min, max } = estimateSeconds({ ...bench, ...cells }, plan, everyTarget);
   const minutes = (seconds: number) => `${Math.round(seconds / 60)} min`;
   process.stderr.write(
-    `bench: estimated ${minutes(min)} at ${bench.repeats} repeat(s)${max > min ? `, up to ${minutes(max)} if cells need more repeats for ±${Math.round(bench.precision * 100)}% (at most ${bench.maxRepeats}${bench.budgetMinutes ? `, within the ${bench.budgetMinutes}-minute budget` : ""})` : ""}\n`,
+    `bench: estimated ${minutes(min)} at ${bench.rates ? "one run per rate" : `${bench.repeats} repeat(s)`}${bench.slo ? " and a capacity search" : ""}${max > min ? `, up to ${minutes(max)} if cells need more repeats for ±${Math.round(bench.precision * 100)}% (at most ${bench.maxRepeats}${bench.budgetMinutes ? `, within the ${bench.budgetMinutes}-minute budget` : ""})` : ""}\n`,
   );
 }
 const started = performance.now();
@@ -46,7 +52,7 @@ const log = (message: string) => progress.log(message);
 const what =
   bench.targets.length > 0 ? bench.targets.map((t) => `${t.name} at ${t.url}`) : bench.impls.map((i) => i.name);
 log(
-  `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s), ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
+  `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.rates ? "1 run per rate" : `${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s)`}, ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.rates ? `, at offered rates ${bench.rates.join(", ")} req/s` : ""}${bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : ""}${bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : ""}${bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
 );
 let results: Awaited<ReturnType<typeof runBench>>;
 try {
