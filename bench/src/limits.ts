@@ -100,7 +100,8 @@ export class ServerLimits {
   private readonly groups: LimitGroup[] = [];
   private readonly onSignal = (signal: NodeJS.Signals) => {
     this.removeAll();
-    process.kill(process.pid, signal);
+    // Others may still be cleaning up (the embedded PostgreSQL stops, then raises the signal again itself).
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
 
   /** Throws LimitsUnavailable (with the reason) where this machine cannot apply the limits. */
