@@ -10,7 +10,12 @@ const BELOW_RATE = "‡";
 
 function describeRun(r: Results): string[] {
   const o = r.options as Record<string, unknown>;
-  const mode = o.rate ? `fixed rate ${o.rate} req/s (latency from the scheduled send time)` : "max throughput";
+  const rates = o.rates as number[] | null | undefined;
+  const mode = rates
+    ? `latency against offered load: one fixed-rate run per rate, ${rates.join(", ")} req/s (latency from the scheduled send time)`
+    : o.rate
+      ? `fixed rate ${o.rate} req/s (latency from the scheduled send time)`
+      : "max throughput";
   return [
     `- **When**: ${r.startedAt.slice(0, 16).replace("T", " ")} UTC, ${Math.round((Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000)} s`,
     `- **Machine**: ${r.machine.cpuModel}, ${r.machine.logicalCpus} logical CPUs, ${Math.round(r.machine.memoryBytes / 2 ** 30)} GiB, ${r.machine.platform} ${r.machine.kernel}; load average ${num(r.machine.loadAverage1m)} at the start`,
