@@ -56,7 +56,9 @@ export function judgeProbe(cell: CellResult, slo: Slo, rate: number): Probe {
   let why: string | undefined;
   if (cell.failure) why = cell.failure;
   else if (!keptUp(cell)) why = `fell behind: ${Math.round(achievedRate(cell))} of ${rate} req/s answered`;
-  else if (!(latencyMs < slo.boundMs)) why = `p${slo.percentile} ${latencyMs.toFixed(1)} ms`;
+  else if (!(latencyMs < slo.boundMs)) why = `p${slo.percentile} ${latencyMs.toFixed(1)} ms ≥ ${slo.boundMs} ms`;
+  // The fixed-rate generator has a limit of its own: past it, what fails is the load generator, not the server.
+  if (why && cell.loadGenerator?.saturated) why += " (load generator saturated: maybe its limit, not the server's)";
   return { rate, passed: !why, latencyMs, ...(why ? { why } : {}) };
 }
 
@@ -150,8 +152,11 @@ export async function runCapacity(
       cells.push(cell);
       finishState(state, cell, plan, ctx);
       const result = judgeProbe(cell, slo, rate);
+      const verdict = result.why
+        ? `does not hold: ${result.why}`
+        : `holds (p${slo.percentile} ${result.latencyMs.toFixed(1)} ms)`;
       ctx.io.log(
-        `${plan.name} on ${target.name} ${sloLabel(slo)}: ${full ? "confirming" : "probe"} ${rate} req/s → ${result.passed ? "holds" : "does not hold"} (p${slo.percentile} ${result.latencyMs.toFixed(1)} ms${result.why ? `; ${result.why}` : ""})`,
+        `${plan.name} on ${target.name} ${sloLabel(slo)}: ${full ? "confirming" : "probe"} ${rate} req/s → ${verdict}`,
       );
       return result;
     };
