@@ -2,6 +2,7 @@
 // catalogue's exact type and title, and for validation errors the exact set of failing paths.
 import { randomBytes } from "node:crypto";
 import { fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { forgeToken } from "@api-ref/harness";
 import { beforeAll, describe, expect, it } from "vitest";
 import { allowHeader, EchoResponse, Order, type ProblemKind, type Product, type User } from "../src/index.ts";
 import {
@@ -14,7 +15,6 @@ import {
   expectJson,
   expectProblem,
   expectStatus,
-  forgeToken,
   orderCountOf,
   orderIn,
   pathSet,
@@ -22,7 +22,7 @@ import {
   stockOf,
   uniqueEmail,
 } from "./support/http-asserts.ts";
-import { checksNeeding, http, targets } from "./targets.ts";
+import { checksNeeding, contract, http, targets } from "./targets.ts";
 
 type Body = Record<string, unknown>;
 type Case = [label: string, body: Body, paths: string[]];
@@ -884,7 +884,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itSecret("accepts a token signed with the shared secret (the control for the forged refusals below)", async () => {
-      expectStatus(await me(`Bearer ${await forgeToken(owner)}`), 200);
+      expectStatus(await me(`Bearer ${forgeToken(contract.jwtSecret, owner)}`), 200);
     });
 
     const now = () => Math.floor(Date.now() / 1000);
@@ -910,10 +910,10 @@ describe.each(targets)("$name", (target) => {
           return `Bearer ${header}.${payload}.${signature}`;
         },
       ],
-      ["an unsigned token (alg: none)", async () => `Bearer ${await forgeToken(owner, { alg: "none" })}`],
+      ["an unsigned token (alg: none)", async () => `Bearer ${forgeToken(contract.jwtSecret, owner, { alg: "none" })}`],
       [
         "a token signed with another secret",
-        async () => `Bearer ${await forgeToken(owner, { secret: randomBytes(32).toString("base64url") })}`,
+        async () => `Bearer ${forgeToken(randomBytes(32).toString("base64url"), owner)}`,
       ],
     ] as Array<[string, () => Promise<string | undefined>]>)(
       "GET /auth/me with %s is a 401",
@@ -926,12 +926,13 @@ describe.each(targets)("$name", (target) => {
     itSecret.each([
       [
         "an expired token",
-        async () => `Bearer ${await forgeToken(owner, { issuedAt: now() - 7200, expiresAt: now() - 3600 })}`,
+        async () =>
+          `Bearer ${forgeToken(contract.jwtSecret, owner, { issuedAt: now() - 7200, expiresAt: now() - 3600 })}`,
       ],
-      ["a token signed with HS512", async () => `Bearer ${await forgeToken(owner, { alg: "HS512" })}`],
-      ["a token signed with HS384", async () => `Bearer ${await forgeToken(owner, { alg: "HS384" })}`],
-      ["a token whose subject is not a user id", async () => `Bearer ${await forgeToken("not-a-uuid")}`],
-      ["a token whose subject is no user", async () => `Bearer ${await forgeToken(MISSING_ID)}`],
+      ["a token signed with HS512", async () => `Bearer ${forgeToken(contract.jwtSecret, owner, { alg: "HS512" })}`],
+      ["a token signed with HS384", async () => `Bearer ${forgeToken(contract.jwtSecret, owner, { alg: "HS384" })}`],
+      ["a token whose subject is not a user id", async () => `Bearer ${forgeToken(contract.jwtSecret, "not-a-uuid")}`],
+      ["a token whose subject is no user", async () => `Bearer ${forgeToken(contract.jwtSecret, MISSING_ID)}`],
     ] as Array<[string, () => Promise<string>]>)("GET /auth/me with %s is a 401", async (_, authorization) => {
       expectProblem(await me(await authorization()), "unauthorized");
     });

@@ -1,9 +1,9 @@
 // Every route's success path, over real HTTP: status, headers, and a body the contract's own schemas accept,
 // checked against what the target's database holds at the same moment.
 import { FIXTURE_TIME, fixtureOrders, fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { forgeToken, implementations } from "@api-ref/harness";
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { implementations } from "../src/implementations.ts";
 import {
   EchoResponse,
   Health,
@@ -30,7 +30,6 @@ import {
   expectJson,
   expectPageOf,
   expectStatus,
-  forgeToken,
   iso,
   JSON_CONTENT_TYPE,
   PRODUCT_COLUMNS,
@@ -859,7 +858,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itSecret("GET /auth/me accepts a token another implementation could have issued", async () => {
-      const token = await forgeToken(fixtureUsers.buyer.id);
+      const token = forgeToken(contract.jwtSecret, fixtureUsers.buyer.id);
       const user = expectJson(await me(token), 200, User);
       expect(user).toEqual({ ...fixtureUsers.buyer, createdAt: FIXTURE_TIME, updatedAt: FIXTURE_TIME });
     });

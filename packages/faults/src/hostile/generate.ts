@@ -2,11 +2,11 @@
 // mutated: wrong types, missing and extra fields, huge strings, NUL, Unicode edge cases, bad JSON, wrong content
 // types, prototype keys, oversized and deeply nested bodies, bad query values, bad ids, wrong methods, unknown
 // paths, bad headers and tokens. What each request must get is decided by the oracle, not here.
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { jsonSchema, methodsByPath, type RouteSpec, routes } from "@api-ref/contract";
 import { MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { type Exchange, forgeToken } from "@api-ref/harness";
 import fc from "fast-check";
-import type { Exchange } from "../http.ts";
 import { arbitraryOf, type JsonSchema, type Overrides } from "./schema-arbitrary.ts";
 
 /** Rows of the fault's database that valid requests refer to. */
@@ -48,13 +48,6 @@ const JSON_TYPE = "application/json";
 
 // ---- tokens -----------------------------------------------------------------------------------------------------
 
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-export function signToken(secret: string, payload: Record<string, unknown>, alg = "HS256"): string {
-  const head = `${b64({ alg, typ: "JWT" })}.${b64(payload)}`;
-  if (alg === "none") return `${head}.`;
-  return `${head}.${createHmac("sha256", secret).update(head).digest("base64url")}`;
-}
-
 function badAuthorizations(pools: Pools): string[] {
   const now = Math.floor(Date.now() / 1000);
   const [h, p, sig] = pools.token.split(".");
@@ -68,11 +61,11 @@ function badAuthorizations(pools: Pools): string[] {
     `Bearer ${h}.${flip(p)}.${sig}`,
     `Bearer ${h}.${p}.${flip(sig)}`,
     `Bearer ${pools.token}x`,
-    `Bearer ${signToken(pools.jwtSecret, { sub: pools.tokenUserId, iat: now - 7200, exp: now - 3600 })}`,
-    `Bearer ${signToken(pools.jwtSecret, { sub: MISSING_ID, iat: now, exp: now + 3600 })}`,
-    `Bearer ${signToken(pools.jwtSecret, { sub: "not-a-uuid", iat: now, exp: now + 3600 })}`,
-    `Bearer ${signToken(pools.jwtSecret, { sub: pools.tokenUserId, iat: now, exp: now + 3600 }, "none")}`,
-    `Bearer ${signToken("another-secret-of-32-characters!", { sub: pools.tokenUserId, iat: now, exp: now + 3600 })}`,
+    `Bearer ${forgeToken(pools.jwtSecret, pools.tokenUserId, { issuedAt: now - 7200, expiresAt: now - 3600 })}`,
+    `Bearer ${forgeToken(pools.jwtSecret, MISSING_ID)}`,
+    `Bearer ${forgeToken(pools.jwtSecret, "not-a-uuid")}`,
+    `Bearer ${forgeToken(pools.jwtSecret, pools.tokenUserId, { alg: "none" })}`,
+    `Bearer ${forgeToken("another-secret-of-32-characters!", pools.tokenUserId)}`,
     `Bearer ${"x".repeat(5000)}`,
   ];
 }

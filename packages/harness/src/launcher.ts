@@ -40,27 +40,62 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Runs the implementation's build step, if it has one (apps that compile, e.g. NestJS). */
-export function build(impl: Implementation): Promise<void> {
-  // One build at a time: one app's build may compile another's (express-to-nestjs builds apps/nestjs first), and
-  // two compilers writing one dist/ at once can leave it half-written for the app that starts from it.
-  const next = building.then(() => buildNow(impl));
-  building = next.catch(() => {});
-  return next;
+export interface BuildResult {
+  /** How long the build took (0 for an implementation without one, or one already built in this process). */
+  ms: number;
+  ok: boolean;
+  /** Why it failed, with the end of the build's own output. */
+  error?: string;
 }
+
+/**
+ * Runs an implementation's build step, if it has one (apps that compile, e.g. NestJS; FastAPI exports the
+ * contract), always as production builds it: NODE_ENV=production, for the contract suite, the bench, the fault
+ * suite and dev:/start: alike. Never throws: a failure is `ok: false` with the build's output. Each distinct
+ * build (directory, command, arguments) runs once per process, so variants of one app share it.
+ */
+export function build(impl: Implementation): Promise<BuildResult> {
+  const step = impl.build;
+  if (!step) return Promise.resolve({ ms: 0, ok: true });
+  const key = JSON.stringify([impl.dir, step.command, step.args]);
+  let result = builds.get(key);
+  if (!result) {
+    // One build at a time: one app's build may compile another's (express-to-nestjs builds apps/nestjs first), and
+    // two compilers writing one dist/ at once can leave it half-written for the app that starts from it.
+    result = building.then(() => buildNow(impl, step));
+    building = result;
+    builds.set(key, result);
+  }
+  return result;
+}
+const builds = new Map<string, Promise<BuildResult>>();
 let building: Promise<unknown> = Promise.resolve();
 
-async function buildNow(impl: Implementation): Promise<void> {
-  if (!impl.build) return;
-  const child = spawn(impl.build.command, impl.build.args, {
-    cwd: join(REPO_ROOT, impl.dir),
-    stdio: ["ignore", "pipe", "pipe"],
+function buildNow(impl: Implementation, step: NonNullable<Implementation["build"]>): Promise<BuildResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, {
+      cwd: join(REPO_ROOT, impl.dir),
+      env: { ...process.env, NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-5000);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    const failed = (why: string) =>
+      resolve({
+        ms: performance.now() - started,
+        ok: false,
+        error: `building ${impl.name} (${step.command} ${step.args.join(" ")}) ${why}${output.trim() ? `:\n${output.trim()}` : ""}`,
+      });
+    child.on("error", (error) => failed(`could not run: ${error.message}`));
+    child.on("exit", (code) =>
+      code === 0 ? resolve({ ms: performance.now() - started, ok: true }) : failed(`failed with exit code ${code}`),
+    );
   });
-  let output = "";
-  child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`building ${impl.name} failed with exit code ${code}:\n${output.slice(-5000)}`);
 }
 
 export async function launch(impl: Implementation, options: LaunchOptions): Promise<RunningImplementation> {

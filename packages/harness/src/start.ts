@@ -79,12 +79,9 @@ if (impl.language === "python" && !existsSync(impl.start.command)) {
 }
 if (impl.build) {
   process.stderr.write(`${impl.name}: building (${impl.build.command} ${impl.build.args.join(" ")})\n`);
-  try {
-    await build(impl);
-  } catch (error) {
-    // build() includes the build's own output, which is what explains a failed build.
-    fail((error as Error).message);
-  }
+  // The error includes the build's own output, which is what explains a failed build.
+  const built = await build(impl);
+  if (!built.ok) fail(built.error ?? `building ${impl.name} failed`);
 }
 if (port === 0) port = await freePort();
 
