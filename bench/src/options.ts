@@ -372,7 +372,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       ? 12
       : 24;
   if (impls.length === 0 && targets.length === 0)
-    throw new UsageError("no implementations are registered (packages/contract/src/implementations.ts)");
+    throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
 
   return {
     impls,
