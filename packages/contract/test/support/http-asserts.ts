@@ -186,6 +186,35 @@ export async function orderCountOf(target: Target, productId: string): Promise<n
   return res.body.total as number;
 }
 
+/** Checks the embedded user/product of each order against the database, and that nothing else is embedded. */
+export async function expectIncluded(target: Target, orders: Order[], include: { user: boolean; product: boolean }) {
+  const db = dbOf(target);
+  const userById = new Map<unknown, unknown>();
+  const productById = new Map<unknown, unknown>();
+  if (target.databaseUrl) {
+    const users = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
+      orders.map((o) => o.userId),
+    ]);
+    const products = await db(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = ANY($1::uuid[])`, [
+      orders.map((o) => o.productId),
+    ]);
+    for (const row of users) userById.set(row.id, userJson(row));
+    for (const row of products) productById.set(row.id, productJson(row));
+  } else {
+    // Without the database, what GET /users/:id and GET /products/:id answer for the same rows.
+    for (const id of new Set(orders.map((o) => o.userId)))
+      userById.set(id, expectJson(await http(target).get(`/users/${id}`), 200, User));
+    for (const id of new Set(orders.map((o) => o.productId)))
+      productById.set(id, expectJson(await http(target).get(`/products/${id}`), 200, Product));
+  }
+  for (const order of orders) {
+    expect(order.user).toEqual(include.user ? userById.get(order.userId) : undefined);
+    expect(order.product).toEqual(include.product ? productById.get(order.productId) : undefined);
+    expect("user" in order).toBe(include.user);
+    expect("product" in order).toBe(include.product);
+  }
+}
+
 /** ISO 8601 with milliseconds, as the API prints timestamps. */
 export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
