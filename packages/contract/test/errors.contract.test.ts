@@ -5,24 +5,7 @@ import { fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-r
 import { forgeToken } from "@api-ref/harness";
 import { beforeAll, describe, expect, it } from "vitest";
 import { allowHeader, EchoResponse, Order, type ProblemKind, type Product, type User } from "../src/index.ts";
-import {
-  type Body,
-  jsonOfSize,
-  loginBodies,
-  MiB,
-  orderBodies,
-  orderByIdQueries,
-  orderPatches,
-  orderQueries,
-  pagingQueries,
-  productBodies,
-  productPatches,
-  productQueries,
-  registerBodies,
-  userBodies,
-  userPatches,
-  userQueries,
-} from "./support/error-cases.ts";
+import * as cases from "./support/error-cases.ts";
 import {
   asResponse,
   base64url,
@@ -71,35 +54,35 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("request bodies that fail validation", () => {
-    it.each(userBodies)("POST /users refuses %s", async (_, body, paths) => {
+    it.each(cases.userBodies)("POST /users refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/users").send(body), "validation", paths);
     });
 
-    it.each(userPatches)("PATCH /users/:id refuses %s", async (_, body, paths) => {
+    it.each(cases.userPatches)("PATCH /users/:id refuses %s", async (_, body, paths) => {
       expectProblem(await api().patch(`/users/${user.id}`).send(body), "validation", paths);
     });
 
-    it.each(productBodies)("POST /products refuses %s", async (_, body, paths) => {
+    it.each(cases.productBodies)("POST /products refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/products").send(body), "validation", paths);
     });
 
-    it.each(productPatches)("PATCH /products/:id refuses %s", async (_, body, paths) => {
+    it.each(cases.productPatches)("PATCH /products/:id refuses %s", async (_, body, paths) => {
       expectProblem(await api().patch(`/products/${product.id}`).send(body), "validation", paths);
     });
 
-    it.each(orderBodies)("POST /orders refuses %s", async (_, body, paths) => {
+    it.each(cases.orderBodies)("POST /orders refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/orders").send(body), "validation", paths);
     });
 
-    it.each(orderPatches)("PATCH /orders/:id refuses %s", async (_, body, paths) => {
+    it.each(cases.orderPatches)("PATCH /orders/:id refuses %s", async (_, body, paths) => {
       expectProblem(await api().patch(`/orders/${order.id}`).send(body), "validation", paths);
     });
 
-    it.each(registerBodies)("POST /auth/register refuses %s", async (_, body, paths) => {
+    it.each(cases.registerBodies)("POST /auth/register refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/auth/register").send(body), "validation", paths);
     });
 
-    it.each(loginBodies)("POST /auth/login refuses %s", async (_, body, paths) => {
+    it.each(cases.loginBodies)("POST /auth/login refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/auth/login").send(body), "validation", paths);
     });
 
@@ -125,31 +108,31 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("query parameters that fail validation", () => {
-    it.each(pagingQueries)("GET /users?%s is a 400", async (query, paths) => {
+    it.each(cases.pagingQueries)("GET /users?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/users?${query}`), "validation", paths);
     });
 
-    it.each(userQueries)("GET /users?%s is a 400", async (query, paths) => {
+    it.each(cases.userQueries)("GET /users?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/users?${query}`), "validation", paths);
     });
 
-    it.each(pagingQueries.slice(0, 4))("GET /products?%s is a 400", async (query, paths) => {
+    it.each(cases.pagingQueries.slice(0, 4))("GET /products?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/products?${query}`), "validation", paths);
     });
 
-    it.each(productQueries)("GET /products?%s is a 400", async (query, paths) => {
+    it.each(cases.productQueries)("GET /products?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/products?${query}`), "validation", paths);
     });
 
-    it.each(pagingQueries.slice(0, 4))("GET /orders?%s is a 400", async (query, paths) => {
+    it.each(cases.pagingQueries.slice(0, 4))("GET /orders?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders?${query}`), "validation", paths);
     });
 
-    it.each(orderQueries)("GET /orders?%s is a 400", async (query, paths) => {
+    it.each(cases.orderQueries)("GET /orders?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders?${query}`), "validation", paths);
     });
 
-    it.each(orderByIdQueries)("GET /orders/:id?%s is a 400", async (query, paths) => {
+    it.each(cases.orderByIdQueries)("GET /orders/:id?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders/${order.id}?${query}`), "validation", paths);
     });
   });
@@ -168,7 +151,7 @@ describe.each(targets)("$name", (target) => {
         ["DELETE", `/${resource}/${id}`, undefined],
         ["PATCH", `/${resource}/${id}`, resource === "orders" ? { status: "shipped" } : { name: "Valid" }],
       ]),
-    ) as Array<[string, string, Body | undefined]>;
+    ) as Array<[string, string, cases.Body | undefined]>;
 
     it.each(requests)("%s %s is a 400 on params.id", async (method, path, body) => {
       const req = api()[method.toLowerCase() as "get" | "delete" | "patch"](path);
@@ -224,7 +207,7 @@ describe.each(targets)("$name", (target) => {
       ["GET", "/orders", undefined],
       ["PATCH", "/orders", { status: "shipped" }],
       ["DELETE", "/orders", undefined],
-    ] as Array<[string, string, Body | undefined]>)(
+    ] as Array<[string, string, cases.Body | undefined]>)(
       "%s %s/:id with an unknown id is a 404",
       async (method, base, body) => {
         const req = api()[method.toLowerCase() as "get" | "patch" | "delete"](`${base}/${MISSING_ID}`);
@@ -384,28 +367,35 @@ describe.each(targets)("$name", (target) => {
       ["POST /users", "/users"],
       ["POST /auth/login", "/auth/login"],
     ])("%s refuses a body of 1 MiB and one byte with a 413", async (_, path) => {
-      expectProblem(await sendRaw("post", path, jsonOfSize(MiB + 1)), "payloadTooLarge");
+      expectProblem(await sendRaw("post", path, cases.jsonOfSize(cases.MiB + 1)), "payloadTooLarge");
     });
 
     it("accepts a JSON body of exactly 1 MiB", async () => {
-      const text = jsonOfSize(MiB);
-      expect(Buffer.byteLength(text)).toBe(MiB);
+      const text = cases.jsonOfSize(cases.MiB);
+      expect(Buffer.byteLength(text)).toBe(cases.MiB);
       const res = await sendRaw("post", "/echo", text);
       const body = expectJson(res, 200, EchoResponse);
-      expect((body.filler as string).length).toBe(MiB - '{"filler":""}'.length);
+      expect((body.filler as string).length).toBe(cases.MiB - '{"filler":""}'.length);
       // On a validating route the same size reaches validation instead of being a 413.
       expectProblem(await sendRaw("post", "/users", text), "validation", ["body.filler", "body.email", "body.name"]);
     });
 
     it.each([
       ["the method before the content type", "put", "/users", "text/plain", "x", "methodNotAllowed"],
-      ["the content type before the size", "post", "/echo", "text/plain", jsonOfSize(MiB + 1), "unsupportedMediaType"],
+      [
+        "the content type before the size",
+        "post",
+        "/echo",
+        "text/plain",
+        cases.jsonOfSize(cases.MiB + 1),
+        "unsupportedMediaType",
+      ],
       [
         "the size before the JSON syntax",
         "post",
         "/echo",
         "application/json",
-        `${jsonOfSize(MiB + 1)}{`,
+        `${cases.jsonOfSize(cases.MiB + 1)}{`,
         "payloadTooLarge",
       ],
       ["the content type before the path id", "patch", "/users/not-a-uuid", "text/plain", "{}", "unsupportedMediaType"],
@@ -610,7 +600,7 @@ describe.each(targets)("$name", (target) => {
         () => ({ userId: MISSING_ID, productId: fixtureProducts.outOfStock.id, quantity: 1 }),
         ["body.userId"],
       ],
-    ] as Array<[string, () => Body, string[]]>)(
+    ] as Array<[string, () => cases.Body, string[]]>)(
       "an order for %s is a 422 that takes no stock",
       async (_, body, paths) => {
         const before = await stockOf(target, product.id);

@@ -44,20 +44,7 @@ import {
   uniqueEmail,
   userJson,
 } from "./support/http-asserts.ts";
-import {
-  INVALID_REQUEST_IDS,
-  JSON_MEDIA_TYPES,
-  NEWEST_FIRST,
-  ORDER_INCLUDES,
-  ORDER_LIST_INCLUDES,
-  orderIdsSql,
-  PRODUCT_EDGE_BODIES,
-  PRODUCT_FILTERS,
-  productIdsSql,
-  STOCK_KEEPING_DELETES,
-  USER_SEARCHES,
-  VALID_REQUEST_IDS,
-} from "./support/route-cases.ts";
+import * as cases from "./support/route-cases.ts";
 import { checksNeeding, contract, http, targets } from "./targets.ts";
 
 describe.each(targets)("$name", (target) => {
@@ -69,13 +56,13 @@ describe.each(targets)("$name", (target) => {
     (await db<{ id: string }>(text, params)).map((row) => row.id);
 
   describe("request ids", () => {
-    it.each(VALID_REQUEST_IDS)("echoes a valid x-request-id (%s)", async (_, id) => {
+    it.each(cases.VALID_REQUEST_IDS)("echoes a valid x-request-id (%s)", async (_, id) => {
       const res = await api().get("/health").set("x-request-id", id);
       expectStatus(res, 200);
       expect(res.headers["x-request-id"]).toBe(id);
     });
 
-    it.each(INVALID_REQUEST_IDS)("replaces an invalid x-request-id with a fresh UUID (%s)", async (_, id) => {
+    it.each(cases.INVALID_REQUEST_IDS)("replaces an invalid x-request-id with a fresh UUID (%s)", async (_, id) => {
       const res = await api().get("/health").set("x-request-id", id);
       expectStatus(res, 200);
       expect(res.headers["x-request-id"]).toMatch(UUID_PATTERN);
@@ -154,7 +141,7 @@ describe.each(targets)("$name", (target) => {
       expect(again.txnId).not.toBe(txnId);
     });
 
-    it.each(JSON_MEDIA_TYPES)("POST /echo accepts a body sent as %s", async (type) => {
+    it.each(cases.JSON_MEDIA_TYPES)("POST /echo accepts a body sent as %s", async (type) => {
       const res = await api().post("/echo").set("content-type", type).send('{"a":[1,{"b":null}]}');
       const body = expectJson(res, 200, EchoResponse);
       expect(body).toEqual({ a: [1, { b: null }], txnId: body.txnId });
@@ -305,7 +292,7 @@ describe.each(targets)("$name", (target) => {
       }
     });
 
-    it.each(PRODUCT_EDGE_BODIES)("POST /products accepts %s", async (_, fields) => {
+    it.each(cases.PRODUCT_EDGE_BODIES)("POST /products accepts %s", async (_, fields) => {
       const product = await createProduct(target, fields);
       expect(product).toMatchObject(fields);
       expect(expectJson(await api().get(`/products/${product.id}`), 200, Product)).toEqual(product);
@@ -344,7 +331,7 @@ describe.each(targets)("$name", (target) => {
 
   describe("GET /users", () => {
     itDb("defaults to page 1 of 20, newest first, with the true total", async () => {
-      const all = await ids(`SELECT id FROM users ${NEWEST_FIRST}`);
+      const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       const body = expectJson(await api().get("/users"), 200, UserList);
       expectPageOf(body, all, 1, 20);
       const rows = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
@@ -355,7 +342,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itDb("pages with page and limit", async () => {
-      const all = await ids(`SELECT id FROM users ${NEWEST_FIRST}`);
+      const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       expectPageOf(expectJson(await api().get("/users?page=3&limit=7"), 200, UserList), all, 3, 7);
       expectPageOf(expectJson(await api().get("/users?limit=100&page=2"), 200, UserList), all, 2, 100);
     });
@@ -370,7 +357,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itDb("breaks createdAt ties by id ascending", async () => {
-      const all = await ids(`SELECT id FROM users ${NEWEST_FIRST}`);
+      const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       const [tie] = await db<{ ids: string[] }>(
         `SELECT array_agg(id::text ORDER BY id) AS ids FROM users GROUP BY created_at HAVING count(*) > 1
          ORDER BY count(*) DESC, created_at DESC LIMIT 1`,
@@ -391,9 +378,9 @@ describe.each(targets)("$name", (target) => {
       expect(shown).toEqual(tied);
     });
 
-    itDb.each(USER_SEARCHES)("filters with q on %s", async (_, q) => {
+    itDb.each(cases.USER_SEARCHES)("filters with q on %s", async (_, q) => {
       const all = await ids(
-        `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${NEWEST_FIRST}`,
+        `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${cases.NEWEST_FIRST}`,
         [q],
       );
       expect(all.length).toBeGreaterThan(0);
@@ -410,7 +397,7 @@ describe.each(targets)("$name", (target) => {
         ["0% f", percent],
       ] as const) {
         const all = await ids(
-          `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${NEWEST_FIRST}`,
+          `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${cases.NEWEST_FIRST}`,
           [q],
         );
         expect(all).toContain(mine.id);
@@ -421,7 +408,7 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("GET /products", () => {
-    const select = productIdsSql;
+    const select = cases.productIdsSql;
 
     itDb("defaults to page 1 of 20, newest first, with the true total", async () => {
       const all = await ids(select(""));
@@ -490,7 +477,7 @@ describe.each(targets)("$name", (target) => {
       expect(top.data[0]?.priceCents).toBe(1999);
     });
 
-    itDb.each(PRODUCT_FILTERS)("filters by %s", async (_, query, where) => {
+    itDb.each(cases.PRODUCT_FILTERS)("filters by %s", async (_, query, where) => {
       const all = await ids(select(where));
       expect(all.length).toBeGreaterThan(0);
       expectPageOf(expectJson(await api().get(`/products?${query}&limit=100`), 200, ProductList), all, 1, 100);
@@ -512,7 +499,7 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("GET /orders", () => {
-    const select = orderIdsSql;
+    const select = cases.orderIdsSql;
     const busiest = async (column: "user_id" | "product_id") =>
       (
         (await db<{ id: string }>(
@@ -594,14 +581,14 @@ describe.each(targets)("$name", (target) => {
       expectPageOf(expectJson(await api().get(`/orders?limit=100&page=${page}`), 200, OrderList), all, page, 100);
     });
 
-    itDb.each(ORDER_LIST_INCLUDES)("embeds what include=%s asks for", async (include, expected) => {
+    itDb.each(cases.ORDER_LIST_INCLUDES)("embeds what include=%s asks for", async (include, expected) => {
       const all = await ids(select("status = 'shipped'"));
       const body = expectJson(await api().get(`/orders?status=shipped&include=${include}&limit=50`), 200, OrderList);
       expectPageOf(body, all, 1, 50);
       await expectIncluded(target, body.data, expected);
     });
 
-    it.each(ORDER_INCLUDES)("GET /orders/:id%s embeds exactly what it asks for", async (query, expected) => {
+    it.each(cases.ORDER_INCLUDES)("GET /orders/:id%s embeds exactly what it asks for", async (query, expected) => {
       const order = expectJson(await api().get(`/orders/${fixtureOrders.delivered.id}${query}`), 200, Order);
       expect(order).toMatchObject({
         id: fixtureOrders.delivered.id,
@@ -699,7 +686,7 @@ describe.each(targets)("$name", (target) => {
       if (target.databaseUrl) expect(await db("SELECT id FROM orders WHERE id = $1", [order.id])).toEqual([]);
     });
 
-    it.each(STOCK_KEEPING_DELETES)(
+    it.each(cases.STOCK_KEEPING_DELETES)(
       "DELETE /orders/:id of a %s order leaves the stock as it is",
       async (_, path, stockAfter) => {
         const product = await createProduct(target, { stock: 20 });

@@ -5,16 +5,8 @@
 // no decrement without its order).
 import { PROBLEMS } from "@api-ref/contract";
 import { fixtureProducts } from "@api-ref/db/fixtures";
-import {
-  describeOutcome,
-  durationMs,
-  type Exchange,
-  jsonOf,
-  keepAliveAgent,
-  type Outcome,
-  send,
-  sql,
-} from "@api-ref/harness";
+import type { Exchange, Outcome } from "@api-ref/harness";
+import { describeOutcome, durationMs, jsonOf, keepAliveAgent, send, sql } from "@api-ref/harness";
 import type { FaultApp } from "./app.ts";
 import { runRound } from "./every-route.ts";
 import type { FaultSettings } from "./options.ts";

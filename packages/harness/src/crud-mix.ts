@@ -99,6 +99,18 @@ export function ordersPath(query: OrdersQuery): string {
 // ---- the cycle ---------------------------------------------------------------------------------------------------
 
 const get = (path: string): CrudMixRequest => ({ method: "GET", path, status: 200 });
+const post = (path: string, body: Record<string, unknown>): CrudMixRequest => ({
+  method: "POST",
+  path,
+  body,
+  status: 201,
+});
+const patch = (path: string, body: Record<string, unknown>): CrudMixRequest => ({
+  method: "PATCH",
+  path,
+  body,
+  status: 200,
+});
 const del = (path: string): CrudMixRequest => ({ method: "DELETE", path, status: 204 });
 
 export const CRUD_MIX: readonly CrudMixStep[] = [
@@ -108,66 +120,32 @@ export const CRUD_MIX: readonly CrudMixStep[] = [
   {
     label: "POST /users",
     remember: "user",
-    request: () => ({
-      method: "POST",
-      path: "/users",
-      body: { email: `mix-${randomUUID()}@crud-mix.example.com`, name: "Mix User" },
-      status: 201,
-    }),
+    request: () => post("/users", { email: `mix-${randomUUID()}@crud-mix.example.com`, name: "Mix User" }),
   },
   { label: "GET /orders/:id", request: (_c, p, r) => get(`/orders/${r.pick(p.orderIds)}?include=user,product`) },
   {
     label: "POST /products",
     remember: "product",
-    request: (_c, _p, r) => ({
-      method: "POST",
-      path: "/products",
-      body: { name: "Mix Product", description: null, priceCents: r.int(100, 99_999), stock: 1_000_000 },
-      status: 201,
-    }),
+    request: (_c, _p, r) =>
+      post("/products", { name: "Mix Product", description: null, priceCents: r.int(100, 99_999), stock: 1_000_000 }),
   },
   { label: "GET /users/:id (created)", request: (c) => get(`/users/${c.user ?? MISSING}`) },
-  {
-    label: "PATCH /users/:id",
-    request: (c) => ({
-      method: "PATCH",
-      path: `/users/${c.user ?? MISSING}`,
-      body: { name: "Mix User Renamed" },
-      status: 200,
-    }),
-  },
+  { label: "PATCH /users/:id", request: (c) => patch(`/users/${c.user ?? MISSING}`, { name: "Mix User Renamed" }) },
   { label: "GET /products/:id", request: (_c, p, r) => get(`/products/${r.pick(p.productIds)}`) },
   {
     label: "PATCH /products/:id",
-    request: (c, _p, r) => ({
-      method: "PATCH",
-      path: `/products/${c.product ?? MISSING}`,
-      body: { priceCents: r.int(100, 99_999) },
-      status: 200,
-    }),
+    request: (c, _p, r) => patch(`/products/${c.product ?? MISSING}`, { priceCents: r.int(100, 99_999) }),
   },
   { label: "GET /users/:id", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`) },
   {
     label: "POST /orders",
     remember: "order",
-    request: (c, p, r) => ({
-      method: "POST",
-      path: "/orders",
-      body: { userId: r.pick(p.userIds), productId: c.product ?? MISSING, quantity: r.int(1, 5) },
-      status: 201,
-    }),
+    request: (c, p, r) =>
+      post("/orders", { userId: r.pick(p.userIds), productId: c.product ?? MISSING, quantity: r.int(1, 5) }),
   },
   { label: "GET /orders/:id (created)", request: (c) => get(`/orders/${c.order ?? MISSING}?include=product`) },
   { label: "GET /users", request: (_c, _p, r) => get(`/users?page=${r.int(1, 20)}&limit=20`) },
-  {
-    label: "PATCH /orders/:id",
-    request: (c) => ({
-      method: "PATCH",
-      path: `/orders/${c.order ?? MISSING}`,
-      body: { status: "cancelled" },
-      status: 200,
-    }),
-  },
+  { label: "PATCH /orders/:id", request: (c) => patch(`/orders/${c.order ?? MISSING}`, { status: "cancelled" }) },
   { label: "GET /products/:id", request: (_c, p, r) => get(`/products/${r.pick(p.productIds)}`) },
   { label: "GET /orders", request: (_c, p, r) => get(ordersPath(drawOrdersQuery(r, p.userIds, { userFilter: true }))) },
   { label: "GET /users/:id", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`) },

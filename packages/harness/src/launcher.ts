@@ -98,6 +98,29 @@ function buildNow(impl: Implementation, step: NonNullable<Implementation["build"
   });
 }
 
+/**
+ * Polls `GET <url>/health` every `intervalMs` until it answers 200 ("healthy"), the process is gone ("exited") or
+ * `timeoutMs` have passed ("timeout").
+ */
+export async function waitUntilHealthy(
+  url: string,
+  options: { timeoutMs: number; intervalMs: number; exited: () => boolean },
+): Promise<"healthy" | "exited" | "timeout"> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    if (options.exited()) return "exited";
+    if (Date.now() > deadline) return "timeout";
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return "healthy";
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, options.intervalMs));
+  }
+}
+
 export async function launch(impl: Implementation, options: LaunchOptions): Promise<RunningImplementation> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -129,22 +152,12 @@ export async function launch(impl: Implementation, options: LaunchOptions): Prom
     exitCode = code;
   });
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  for (;;) {
-    if (exitCode !== undefined)
-      throw new Error(`${impl.name} exited with ${exitCode} before it was healthy:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`${impl.name} was not healthy within ${options.timeoutMs ?? 60_000} ms:\n${output}`);
-    }
-    try {
-      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 25));
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const health = await waitUntilHealthy(url, { timeoutMs, intervalMs: 25, exited: () => exitCode !== undefined });
+  if (health === "exited") throw new Error(`${impl.name} exited with ${exitCode} before it was healthy:\n${output}`);
+  if (health === "timeout") {
+    child.kill("SIGKILL");
+    throw new Error(`${impl.name} was not healthy within ${timeoutMs} ms:\n${output}`);
   }
   const startupMs = performance.now() - started;
 

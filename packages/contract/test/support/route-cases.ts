@@ -76,14 +76,13 @@ export const ORDER_LIST_INCLUDES = [
   ["product,user", { user: true, product: true }],
 ] as const;
 
-/** `include` on GET /orders/:id: [the query string, what is embedded]. */
+/** `include` on GET /orders/:id: [the query string, what is embedded] (none, and the first three above). */
 export const ORDER_INCLUDES = [
   ["", { user: false, product: false }],
-  ["?include=user", { user: true, product: false }],
-  ["?include=product", { user: false, product: true }],
-  ["?include=user,product", { user: true, product: true }],
+  ...ORDER_LIST_INCLUDES.slice(0, 3).map(([include, embedded]) => [`?include=${include}`, embedded] as const),
 ] as const;
 
+/** Orders whose DELETE must leave the stock as it is: [status, the path to it, the stock after]. */
 export const STOCK_KEEPING_DELETES = [
   ["shipped", ["shipped"], 15],
   ["delivered", ["shipped", "delivered"], 15],
