@@ -15,7 +15,6 @@ import {
   PRODUCT_SORTS,
   Product,
   ProductList,
-  type ProductSort,
   Ready,
   RegisterResponse,
   routes,
