@@ -20,7 +20,8 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel">;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+    Partial<Pick<AppConfig, "dataAccess">>;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
 }
@@ -37,6 +38,7 @@ export const app = fp<AppOptions>(
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,
+      dataAccess: config.dataAccess,
     });
     // App plugins: cross-cutting hooks and the body parser, before any route is added.
     await fastify.register(requestId);
