@@ -1,7 +1,7 @@
 // Products' hot reads through Prisma's raw-SQL path (DATA_ACCESS=sql): the same answers as products.ts, the rest
 // of the repository (writes, errors) is products.ts's own.
 import type { ListProductsQuery, ProductSort } from "@api-ref/contract";
-import { type Product, Prisma, type PrismaClient } from "@api-ref/db";
+import { Prisma, type PrismaClient, type Product } from "@api-ref/db";
 import { countOf, PRODUCT_COLUMNS, whereAll } from "./columns.sql.ts";
 import { page, toProduct } from "./dto.ts";
 import { translate } from "./errors.ts";
