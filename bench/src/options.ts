@@ -97,7 +97,7 @@ export function estimateSeconds(
 
 export const USAGE = `usage: pnpm bench [options]
 
-  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")})
+  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")}; NAME[sql]: a Node implementation with DATA_ACCESS=sql)
   --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
   --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
