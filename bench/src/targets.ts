@@ -17,7 +17,19 @@ export interface Baseline extends Implementation {
   layer: "limit" | "data-access";
 }
 
-export const BASELINES: Baseline[] = [
+/** packages/core with no framework around it; listed twice below, in its client and its sql mode. */
+const NODE_HTTP_PRISMA: Baseline = {
+  name: "node-http-prisma",
+  framework: "node-http-prisma",
+  variant: "baseline: node:http + packages/core (Prisma), no framework",
+  language: "typescript",
+  dir: "bench",
+  start: { command: process.execPath, args: ["baselines/node-http-prisma.ts"] },
+  baselineFor: "database",
+  layer: "data-access",
+};
+
+export const BASELINES: readonly Baseline[] = [
   {
     name: "node-http",
     framework: "node-http",
@@ -38,16 +50,8 @@ export const BASELINES: Baseline[] = [
     baselineFor: "database",
     layer: "limit",
   },
-  {
-    name: "node-http-prisma",
-    framework: "node-http-prisma",
-    variant: "baseline: node:http + packages/core (Prisma), no framework",
-    language: "typescript",
-    dir: "bench",
-    start: { command: process.execPath, args: ["baselines/node-http-prisma.ts"] },
-    baselineFor: "database",
-    layer: "data-access",
-  },
+  NODE_HTTP_PRISMA,
+  withSqlDataAccess(NODE_HTTP_PRISMA),
   {
     name: "raw-asgi",
     framework: "raw-asgi",
@@ -78,7 +82,6 @@ export function withSqlDataAccess<T extends Implementation>(impl: T): T {
     start: { ...impl.start, env: { ...impl.start.env, DATA_ACCESS: "sql" } },
   };
 }
-BASELINES.push(withSqlDataAccess(BASELINES.find((b) => b.name === "node-http-prisma") as Baseline));
 
 /** `--impl` names: a registered implementation, or one in sql mode (`NAME[sql]`, Node implementations only). */
 export function implementationNamed(registry: readonly Implementation[], name: string): Implementation | undefined {
