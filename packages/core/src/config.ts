@@ -11,7 +11,7 @@ export interface AppConfig {
   /** How long a graceful shutdown may take before the process gives up on in-flight requests. */
   shutdownGraceMs: number;
   /** Which query path the data access takes (DATA_ACCESS): Prisma's client API, or its raw-SQL path. */
-  dataAccess: DataAccessMode;
+  dataAccessMode: DataAccessMode;
 }
 
 /** `client`: Prisma's query API (the default); `sql`: the hot routes through Prisma's raw-SQL path ($queryRaw). */
@@ -44,8 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   } catch (error) {
     problems.push((error as Error).message);
   }
-  const dataAccess = (env.DATA_ACCESS || "client") as DataAccessMode;
-  if (!DATA_ACCESS_MODES.includes(dataAccess))
+  const dataAccessMode = (env.DATA_ACCESS || "client") as DataAccessMode;
+  if (!DATA_ACCESS_MODES.includes(dataAccessMode))
     problems.push(`DATA_ACCESS must be one of ${DATA_ACCESS_MODES.join(", ")}, got "${env.DATA_ACCESS}"`);
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
   return {
@@ -56,7 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     poolSize,
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
-    dataAccess,
+    dataAccessMode,
   };
 }
 

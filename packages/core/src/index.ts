@@ -31,13 +31,13 @@ export interface DataAccessOptions {
    * `client` (default): every query through Prisma's client API. `sql`: the hot routes (get by id, the lists,
    * order creation) through Prisma's raw-SQL path (`$queryRaw`), everything else as in `client`.
    */
-  dataAccess?: DataAccessMode;
+  dataAccessMode?: DataAccessMode;
 }
 
 /** The data access every Node app wires in its own way (middleware state, decorator, provider). */
-export function createDataAccess({ databaseUrl, jwtSecret, poolSize, dataAccess = "client" }: DataAccessOptions) {
+export function createDataAccess({ databaseUrl, jwtSecret, poolSize, dataAccessMode = "client" }: DataAccessOptions) {
   const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, poolSize });
-  const sql = dataAccess === "sql";
+  const sql = dataAccessMode === "sql";
   return {
     users: sql ? { ...usersRepository(prisma), ...usersSqlQueries(prisma) } : usersRepository(prisma),
     products: sql ? { ...productsRepository(prisma), ...productsSqlQueries(prisma) } : productsRepository(prisma),

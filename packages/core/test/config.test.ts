@@ -37,9 +37,9 @@ describe("loadConfig", () => {
   });
 
   it("takes Prisma's client API unless DATA_ACCESS says sql", () => {
-    expect(loadConfig(GOOD).dataAccess).toBe("client");
-    expect(loadConfig({ ...GOOD, DATA_ACCESS: "" }).dataAccess).toBe("client");
-    expect(loadConfig({ ...GOOD, DATA_ACCESS: "sql" }).dataAccess).toBe("sql");
+    expect(loadConfig(GOOD).dataAccessMode).toBe("client");
+    expect(loadConfig({ ...GOOD, DATA_ACCESS: "" }).dataAccessMode).toBe("client");
+    expect(loadConfig({ ...GOOD, DATA_ACCESS: "sql" }).dataAccessMode).toBe("sql");
   });
 
   it.each(["SQL", "raw", "typedsql"])("rejects DATA_ACCESS=%s", (mode) => {

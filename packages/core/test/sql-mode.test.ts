@@ -18,8 +18,8 @@ beforeAll(async () => {
   await applyMigrations(databaseUrl);
   await seedDatabase(databaseUrl, { scale: 0.05 });
   const options = { databaseUrl, jwtSecret: "0123456789abcdef0123", poolSize: 2 };
-  client = createDataAccess({ ...options, dataAccess: "client" });
-  sql = createDataAccess({ ...options, dataAccess: "sql" });
+  client = createDataAccess({ ...options, dataAccessMode: "client" });
+  sql = createDataAccess({ ...options, dataAccessMode: "sql" });
 }, 120_000);
 
 afterAll(async () => {
