@@ -78,10 +78,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A failed raw query's PostgreSQL SQLSTATE (`$queryRaw`, DATA_ACCESS=sql): Prisma reports it as P2010 "Raw query
+ * failed", with the database's code in `meta.driverAdapterError.cause.originalCode`, where the client API has
+ * P2002, P2003….
+ */
+const rawQueryState = (e: Prisma.PrismaClientKnownRequestError) =>
+  e.code === "P2010"
+    ? (e.meta as { driverAdapterError?: { cause?: { originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause
+        ?.originalCode
+    : undefined;
+
 export const isUniqueViolation = (e: unknown) =>
-  e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+  e instanceof Prisma.PrismaClientKnownRequestError && (e.code === "P2002" || rawQueryState(e) === "23505");
 export const isForeignKeyViolation = (e: unknown) =>
-  e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2003";
+  e instanceof Prisma.PrismaClientKnownRequestError && (e.code === "P2003" || rawQueryState(e) === "23503");
 export const isRecordNotFound = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025";
 
 /** Lets a ProblemError through, turns a transient data-access failure into a 503 and rethrows anything else as it is. */

@@ -3,3 +3,6 @@ export const escapeLike = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A case-insensitive literal substring filter (ILIKE '%q%', served by the trigram indexes). */
 export const containsInsensitive = (q: string) => ({ contains: escapeLike(q), mode: "insensitive" as const });
+
+/** The ILIKE pattern of `containsInsensitive` for hand-written SQL: `%q%` with q's wildcards escaped. */
+export const likePattern = (q: string) => `%${escapeLike(q)}%`;
