@@ -13,7 +13,14 @@ import {
   unmatched,
   validationProblem,
 } from "@api-ref/contract";
-import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import {
+  databaseUnavailable,
+  internalError,
+  isDatabaseUnavailable,
+  malformedJson,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import { hasZodFastifySchemaValidationErrors } from "@fastify/type-provider-zod";
 import type {
   FastifyError,
@@ -94,10 +101,10 @@ export function problemHandler(error: FastifyError, request: FastifyRequest, rep
   if (known) return sendProblem(reply, known);
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, "database unavailable");
-    return sendProblem(reply, problem("unavailable", "The database cannot be reached; try again shortly."));
+    return sendProblem(reply, databaseUnavailable());
   }
   request.log.error({ err: error }, "unhandled error");
-  return sendProblem(reply, problem("internal", "An unexpected error occurred."));
+  return sendProblem(reply, internalError());
 }
 
 // ---- 404 and 405 ----------------------------------------------------------------------------------------------

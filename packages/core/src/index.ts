@@ -14,6 +14,7 @@ export * from "./limits.ts";
 export * from "./metrics.ts";
 export * from "./orders.ts";
 export * from "./products.ts";
+export * from "./serve.ts";
 export * from "./users.ts";
 
 export interface DataAccessOptions {

@@ -1,5 +1,12 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import {
+  databaseUnavailable,
+  internalError,
+  isDatabaseUnavailable,
+  malformedJson,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
@@ -49,8 +56,8 @@ export const problemHandler =
     if (error instanceof URIError) return sendProblem(res, undecodable(req.method, req.originalUrl).problem);
     if (isDatabaseUnavailable(error)) {
       log.warn({ err: error }, "database unavailable");
-      return sendProblem(res, problem("unavailable", "The database cannot be reached; try again shortly."));
+      return sendProblem(res, databaseUnavailable());
     }
     log.error({ err: error }, "unhandled error");
-    sendProblem(res, problem("internal", "An unexpected error occurred."));
+    sendProblem(res, internalError());
   };

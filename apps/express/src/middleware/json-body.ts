@@ -1,8 +1,12 @@
-import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import {
+  BODY_LIMIT_BYTES,
+  hasBody,
+  isJsonBody,
+  isJsonContentType,
+  parseJsonBody,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import express, { type RequestHandler } from "express";
-
-const hasBody = (headers: Record<string, string | string[] | undefined>) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 // express.raw() reads the body's bytes (and answers 413 past the limit); parseJsonBody then decodes them as strict
 // UTF-8 and parses them while refusing prototype-poisoning keys, which express.json() cannot refuse.

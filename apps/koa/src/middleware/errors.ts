@@ -1,5 +1,12 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
-import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import {
+  databaseUnavailable,
+  internalError,
+  isDatabaseUnavailable,
+  malformedJson,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 
@@ -32,7 +39,7 @@ function fromRawBody(error: { type?: string }): ProblemError | undefined {
  * raw-body's errors, an unreachable database (503) and bugs (500, logged, no details) — leaves as
  * `application/problem+json`. Koa's own error responses (plain text, `err.expose`) never reach a client.
  */
-export const problemErrors =
+export const problemHandler =
   (logger: Logger): Middleware =>
   async (ctx, next) => {
     try {
@@ -44,11 +51,11 @@ export const problemErrors =
       let known = error instanceof ProblemError ? error : fromRawBody(error as { type?: string });
       if (!known && isDatabaseUnavailable(error)) {
         log.warn({ err: error }, "database unavailable");
-        known = problem("unavailable", "The database cannot be reached; try again shortly.");
+        known = databaseUnavailable();
       }
       if (!known) {
         log.error({ err: error }, "unhandled error");
-        known = problem("internal", "An unexpected error occurred.");
+        known = internalError();
       }
       ctx.status = known.status;
       ctx.set(known.headers);

@@ -1,5 +1,12 @@
 import type { IncomingMessage } from "node:http";
-import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import {
+  BODY_LIMIT_BYTES,
+  hasBody,
+  isJsonBody,
+  isJsonContentType,
+  parseJsonBody,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import type { Middleware } from "koa";
 import getRawBody from "raw-body";
 
@@ -9,9 +16,6 @@ declare module "koa" {
     body?: unknown;
   }
 }
-
-const hasBody = (headers: IncomingMessage["headers"]) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 /**
  * For routes that take a JSON body: 415 for other media types and for content-encoded bodies, 413 past 1 MiB (raw-body checks the declared

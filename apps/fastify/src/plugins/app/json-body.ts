@@ -2,12 +2,9 @@
 // syntax (400 malformed-json), then schema validation. Fastify's default parsers are replaced: its JSON parser
 // cannot tell prototype-poisoning keys from other errors the way the contract wants, matches neither
 // `application/*+json` nor a charset, and its text/plain parser would hand a string to validation.
-import { isJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import { hasBody, isJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
 import type { FastifyRequest, onRequestHookHandler, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
-
-const hasBody = (headers: FastifyRequest["headers"]) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 /** Routes that read a body are those with a body schema; every other route ignores whatever it is sent. */
 const readsBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined;

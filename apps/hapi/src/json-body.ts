@@ -1,6 +1,7 @@
 import type { ProblemError } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
+  hasBody,
   isJsonBody,
   malformedJson,
   parseJsonBody,
@@ -9,9 +10,6 @@ import {
 } from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Lifecycle, RouteOptions } from "@hapi/hapi";
-
-const hasBody = (headers: Record<string, string | string[] | undefined>) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 /**
  * Before Hapi reads a byte: 415 unless the body is JSON in UTF-8 and not content-encoded (so 415 comes before
@@ -50,7 +48,7 @@ function payloadProblem(error: Boom): ProblemError {
  * The route options of every route that takes a JSON body: Hapi reads it (at most 1 MiB) and core parses it, with
  * the two extension points the contract needs around that step.
  */
-export const jsonPayload = {
+export const jsonBody = {
   payload: {
     output: "data",
     // The bytes as read: Hapi asserts a truthy `parse` on routes that validate a payload, and `"gunzip"` is the

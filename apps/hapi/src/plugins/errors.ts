@@ -1,5 +1,11 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import { isDatabaseUnavailable, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import {
+  databaseUnavailable,
+  internalError,
+  isDatabaseUnavailable,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Plugin, Request } from "@hapi/hapi";
 import type { Logger } from "pino";
@@ -10,7 +16,7 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
   if (error instanceof ProblemError) return error;
   if (isDatabaseUnavailable(error)) {
     logger.warn({ err: error }, "database unavailable");
-    return problem("unavailable", "The database cannot be reached; try again shortly.");
+    return databaseUnavailable();
   }
   switch (error.output.statusCode) {
     case 404:
@@ -26,7 +32,7 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
       return undecodable(request.method.toUpperCase(), request.raw.req.url).problem;
   }
   logger.error({ err: error }, "unhandled error");
-  return problem("internal", "An unexpected error occurred.");
+  return internalError();
 }
 
 /**
@@ -34,8 +40,8 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
  * client: on `onPreResponse`, every Boom — the contract's `ProblemError`s thrown in handlers, validation and
  * extension points, and Hapi's own 404/413/415/400/500 — is replaced by `application/problem+json`.
  */
-export const problemsPlugin: Plugin<{ logger: Logger }> = {
-  name: "problems",
+export const problemHandler: Plugin<{ logger: Logger }> = {
+  name: "problem-handler",
   register(server, { logger }) {
     server.ext("onPreResponse", (request, h) => {
       const response = request.response;
