@@ -13,14 +13,7 @@ import {
   unmatched,
   validationProblem,
 } from "@api-ref/contract";
-import {
-  databaseUnavailable,
-  internalError,
-  isDatabaseUnavailable,
-  malformedJson,
-  payloadTooLarge,
-  unsupportedMediaType,
-} from "@api-ref/core";
+import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import { hasZodFastifySchemaValidationErrors } from "@fastify/type-provider-zod";
 import type {
   FastifyError,
@@ -99,12 +92,7 @@ export function problemHandler(error: FastifyError, request: FastifyRequest, rep
   if (request.is404) return notFoundHandler(request, reply);
   const known = fromFastify(error);
   if (known) return sendProblem(reply, known);
-  if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, "database unavailable");
-    return sendProblem(reply, databaseUnavailable());
-  }
-  request.log.error({ err: error }, "unhandled error");
-  return sendProblem(reply, internalError());
+  return sendProblem(reply, unexpectedProblem(error, request.log));
 }
 
 // ---- 404 and 405 ----------------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 import type { ProblemError } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
-  hasBody,
-  isJsonBody,
+  hasNonJsonBody,
   malformedJson,
   parseJsonBody,
   payloadTooLarge,
@@ -17,8 +16,7 @@ import type { Lifecycle, RouteOptions } from "@hapi/hapi";
  */
 const requireJson: Lifecycle.Method = (request, h) => {
   const { headers } = request.raw.req;
-  if (!hasBody(headers)) return h.continue;
-  if (!isJsonBody(headers)) throw unsupportedMediaType();
+  if (hasNonJsonBody(headers)) throw unsupportedMediaType();
   return h.continue;
 };
 

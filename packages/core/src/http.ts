@@ -16,6 +16,10 @@ export function hasBody(headers: { "content-length"?: string; "transfer-encoding
   return headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 }
 
+/** A body is announced and it is not JSON (or is content-encoded): the contract's 415, before a byte is read. */
+export const hasNonJsonBody = (headers: Parameters<typeof hasBody>[0] & Parameters<typeof isJsonBody>[0]) =>
+  hasBody(headers) && !isJsonBody(headers);
+
 /** `application/json` or any `application/*+json`, with at most a UTF-8 charset. */
 export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
@@ -37,10 +41,6 @@ export function isJsonBody(headers: { "content-type"?: string; "content-encoding
 export const unsupportedMediaType = () => problem("unsupportedMediaType", "Send the body as application/json (UTF-8).");
 export const payloadTooLarge = () => problem("payloadTooLarge", `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
 export const malformedJson = () => problem("malformedJson", "The body is not valid JSON.");
-/** 503 for an error `isDatabaseUnavailable` recognises (each app's error handler logs it as a warning). */
-export const databaseUnavailable = () => problem("unavailable", "The database cannot be reached; try again shortly.");
-/** 500 for anything else: no details leave the process (each app's error handler logs the error). */
-export const internalError = () => problem("internal", "An unexpected error occurred.");
 export const prototypePoisoning = () =>
   problem("validation", "The body carries forbidden keys.", {
     errors: [{ path: "body", message: "must not contain __proto__ or constructor.prototype keys" }],

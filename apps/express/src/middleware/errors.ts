@@ -1,12 +1,5 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import {
-  databaseUnavailable,
-  internalError,
-  isDatabaseUnavailable,
-  malformedJson,
-  payloadTooLarge,
-  unsupportedMediaType,
-} from "@api-ref/core";
+import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
@@ -54,10 +47,5 @@ export const problemHandler =
     if (known) return sendProblem(res, known);
     // The router could not decode a path parameter (`/users/%zz`): 405, 400 on the parameter, or 404.
     if (error instanceof URIError) return sendProblem(res, undecodable(req.method, req.originalUrl).problem);
-    if (isDatabaseUnavailable(error)) {
-      log.warn({ err: error }, "database unavailable");
-      return sendProblem(res, databaseUnavailable());
-    }
-    log.error({ err: error }, "unhandled error");
-    sendProblem(res, internalError());
+    sendProblem(res, unexpectedProblem(error, log));
   };

@@ -1,7 +1,6 @@
 import {
   BODY_LIMIT_BYTES,
-  hasBody,
-  isJsonBody,
+  hasNonJsonBody,
   isJsonContentType,
   parseJsonBody,
   unsupportedMediaType,
@@ -17,7 +16,7 @@ const readBytes = express.raw({
 
 /** For routes that take a JSON body: 415 for other media types, 413 past 1 MiB, 400 for malformed JSON. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (hasBody(req.headers) && !isJsonBody(req.headers)) return next(unsupportedMediaType());
+  if (hasNonJsonBody(req.headers)) return next(unsupportedMediaType());
   readBytes(req, res, (error?: unknown) => {
     if (error) return next(error);
     try {

@@ -1,11 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import {
-  databaseUnavailable,
-  internalError,
-  isDatabaseUnavailable,
-  payloadTooLarge,
-  unsupportedMediaType,
-} from "@api-ref/core";
+import { payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Plugin, Request } from "@hapi/hapi";
 import type { Logger } from "pino";
@@ -14,10 +8,6 @@ import type { Logger } from "pino";
 function toProblem(error: Boom, request: Request, logger: Logger): ProblemError {
   // Hapi boomifies what a handler throws in place, so the contract's errors are still what they were.
   if (error instanceof ProblemError) return error;
-  if (isDatabaseUnavailable(error)) {
-    logger.warn({ err: error }, "database unavailable");
-    return databaseUnavailable();
-  }
   switch (error.output.statusCode) {
     case 404:
       return problem("notFound", `Nothing lives at ${request.path}.`);
@@ -31,8 +21,8 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
       if (request.url === null) return problem("notFound", "Nothing lives at this address.");
       return undecodable(request.method.toUpperCase(), request.raw.req.url).problem;
   }
-  logger.error({ err: error }, "unhandled error");
-  return internalError();
+  // Hapi boomifies any other error as a 500: an unreachable database (503) or a bug.
+  return unexpectedProblem(error, logger);
 }
 
 /**

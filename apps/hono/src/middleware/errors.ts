@@ -1,11 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, unmatched } from "@api-ref/contract";
-import {
-  databaseUnavailable,
-  internalError,
-  isDatabaseUnavailable,
-  payloadTooLarge,
-  UNMATCHED_ROUTE,
-} from "@api-ref/core";
+import { payloadTooLarge, UNMATCHED_ROUTE, unexpectedProblem } from "@api-ref/core";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -41,10 +35,5 @@ export const problemHandler =
     const log = c.var.log ?? logger;
     if (error instanceof ProblemError) return sendProblem(c, error);
     if (error instanceof HTTPException && error.status === 413) return sendProblem(c, payloadTooLarge());
-    if (isDatabaseUnavailable(error)) {
-      log.warn({ err: error }, "database unavailable");
-      return sendProblem(c, databaseUnavailable());
-    }
-    log.error({ err: error }, "unhandled error");
-    return sendProblem(c, internalError());
+    return sendProblem(c, unexpectedProblem(error, log));
   };

@@ -1,7 +1,7 @@
 import {
   BODY_LIMIT_BYTES,
   hasBody,
-  isJsonBody,
+  hasNonJsonBody,
   malformedJson,
   parseJsonBody,
   payloadTooLarge,
@@ -15,7 +15,7 @@ import type { AppEnv } from "../env.ts";
 /** 415 before a byte is read: not JSON (`application/json`, `application/*+json`, UTF-8 at most), or content-encoded. */
 const refuseOtherMediaTypes = createMiddleware<AppEnv>(async (c, next) => {
   const headers = c.req.header();
-  if (hasBody(headers) && !isJsonBody(headers)) throw unsupportedMediaType();
+  if (hasNonJsonBody(headers)) throw unsupportedMediaType();
   await next();
 });
 

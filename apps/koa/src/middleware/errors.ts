@@ -1,12 +1,5 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
-import {
-  databaseUnavailable,
-  internalError,
-  isDatabaseUnavailable,
-  malformedJson,
-  payloadTooLarge,
-  unsupportedMediaType,
-} from "@api-ref/core";
+import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 
@@ -48,15 +41,9 @@ export const problemHandler =
       if (ctx.status === 404 && ctx.body === undefined) throw problem("notFound", `Nothing lives at ${ctx.path}.`);
     } catch (error) {
       const log = (ctx.req as { log?: Logger }).log ?? logger;
-      let known = error instanceof ProblemError ? error : fromRawBody(error as { type?: string });
-      if (!known && isDatabaseUnavailable(error)) {
-        log.warn({ err: error }, "database unavailable");
-        known = databaseUnavailable();
-      }
-      if (!known) {
-        log.error({ err: error }, "unhandled error");
-        known = internalError();
-      }
+      const known =
+        (error instanceof ProblemError ? error : fromRawBody(error as { type?: string })) ??
+        unexpectedProblem(error, log);
       ctx.status = known.status;
       ctx.set(known.headers);
       ctx.type = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import {
   BODY_LIMIT_BYTES,
-  hasBody,
-  isJsonBody,
+  hasNonJsonBody,
   isJsonContentType,
   parseJsonBody,
   unsupportedMediaType,
@@ -25,7 +24,7 @@ declare module "koa" {
  */
 export const jsonBody: Middleware = async (ctx, next) => {
   const contentType = ctx.get("content-type");
-  if (hasBody(ctx.req.headers) && !isJsonBody(ctx.req.headers)) throw unsupportedMediaType();
+  if (hasNonJsonBody(ctx.req.headers)) throw unsupportedMediaType();
   if (isJsonContentType(contentType)) {
     const bytes = await getRawBody(ctx.req, { length: ctx.request.length ?? null, limit: BODY_LIMIT_BYTES });
     // An empty body is no body: validation then reports `body` as required.
