@@ -35,7 +35,7 @@ export async function buildServer({ dataAccess, metrics, logger, port, host }: S
     listener: createServer(httpServerOptions),
     // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
     router: { isCaseSensitive: true, stripTrailingSlash: false },
-    // No other framework here compresses responses by default; errors are logged by the problems plugin.
+    // No other framework here compresses responses by default; errors are logged by the problem handler (`plugins/errors.ts`).
     compression: false,
     debug: false,
     // With `cleanStop`, Hapi answers an HTTP parse error on a connection whose request is still running through
