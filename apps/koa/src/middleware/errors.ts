@@ -1,5 +1,5 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
-import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
+import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 
@@ -11,21 +11,6 @@ export const methodNotAllowed =
       headers: { allow: allowHeader(path) },
     });
   };
-
-/** Errors from raw-body carry a `type`; they become the contract's problems. */
-function fromRawBody(error: { type?: string }): ProblemError | undefined {
-  switch (error.type) {
-    case "entity.too.large":
-      return payloadTooLarge();
-    case "encoding.unsupported":
-      return unsupportedMediaType();
-    case "request.aborted":
-    case "request.size.invalid":
-      return malformedJson();
-    default:
-      return undefined;
-  }
-}
 
 /**
  * The one error middleware, first in the chain: every error thrown below it — the contract's `ProblemError`s,
@@ -41,9 +26,7 @@ export const problemHandler =
       if (ctx.status === 404 && ctx.body === undefined) throw problem("notFound", `Nothing lives at ${ctx.path}.`);
     } catch (error) {
       const log = (ctx.req as { log?: Logger }).log ?? logger;
-      const known =
-        (error instanceof ProblemError ? error : fromRawBody(error as { type?: string })) ??
-        unexpectedProblem(error, log);
+      const known = (error instanceof ProblemError ? error : fromRawBodyError(error)) ?? unexpectedProblem(error, log);
       ctx.status = known.status;
       ctx.set(known.headers);
       ctx.type = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
