@@ -8,9 +8,10 @@ import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-t
 const DOCUMENT = new URL("../../../docs/openapi.json", import.meta.url);
 const OUTPUT = new URL("../src/generated/openapi.ts", import.meta.url);
 
+const source = process.env.OPENAPI_URL;
+
 /** Generates the types; also vitest's global setup here, so that a checkout installed before this file existed tests. */
-export default async function generate() {
-  const source = process.env.OPENAPI_URL;
+export default async function generate(): Promise<void> {
   let document: OpenAPI3;
   try {
     document = source
@@ -23,12 +24,12 @@ export default async function generate() {
   }
   await mkdir(new URL(".", OUTPUT), { recursive: true });
   await writeFile(OUTPUT, `${COMMENT_HEADER}${astToString(await openapiTS(document, { silent: true }))}`);
-  return source ?? "docs/openapi.json";
 }
 
 if (import.meta.main) {
   try {
-    console.log(`wrote examples/client/src/generated/openapi.ts from ${await generate()}`);
+    await generate();
+    console.log(`wrote examples/client/src/generated/openapi.ts from ${source ?? "docs/openapi.json"}`);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
