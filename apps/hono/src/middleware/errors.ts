@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, ProblemError, problem, unmatched } from "@api-ref/contract";
+import { PROBLEM_CONTENT_TYPE, ProblemError, unmatched } from "@api-ref/contract";
 import { payloadTooLarge, UNMATCHED_ROUTE, unexpectedProblem } from "@api-ref/core";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";

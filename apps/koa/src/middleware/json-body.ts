@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import {
   BODY_LIMIT_BYTES,
   hasNonJsonBody,
