@@ -3,6 +3,7 @@
 // is set, from a running server's. Run on install, before `typecheck`, as the tests' global setup and by
 // `pnpm --filter @api-ref/example-client generate`; the file is not tracked by git.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
 
 const DOCUMENT = new URL("../../../docs/openapi.json", import.meta.url);
@@ -26,7 +27,8 @@ export default async function generate(): Promise<void> {
   await writeFile(OUTPUT, `${COMMENT_HEADER}${astToString(await openapiTS(document, { silent: true }))}`);
 }
 
-if (import.meta.main) {
+// Run as a script (`node scripts/generate.ts`), not imported as the tests' global setup.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     await generate();
     console.log(`wrote examples/client/src/generated/openapi.ts from ${source ?? "docs/openapi.json"}`);
