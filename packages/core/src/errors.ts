@@ -102,3 +102,28 @@ export function translate(error: unknown): never {
     throw problem("unavailable", "The database cannot answer right now; try again shortly.", { cause: error });
   throw error;
 }
+
+/** 503 for an error `isDatabaseUnavailable` recognises. */
+export const databaseUnavailable = () => problem("unavailable", "The database cannot be reached; try again shortly.");
+/** 500 for anything else: no details leave the process. */
+export const internalError = () => problem("internal", "An unexpected error occurred.");
+
+/** The two pino methods `unexpectedProblem` uses (any pino `Logger` fits). */
+export interface ErrorLogger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * The last step of every app's error handler, for an error that is none of the contract's or the framework's own:
+ * 503 when the database cannot be reached (logged as a warning), else 500 (logged as an error, with no details in
+ * the response).
+ */
+export function unexpectedProblem(error: unknown, log: ErrorLogger): ProblemError {
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ err: error }, "database unavailable");
+    return databaseUnavailable();
+  }
+  log.error({ err: error }, "unhandled error");
+  return internalError();
+}

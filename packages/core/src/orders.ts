@@ -15,8 +15,7 @@ import {
 import type { Order, Prisma, PrismaClient } from "@api-ref/db";
 import { page, toOrder } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-
-const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "asc" }] as const;
+import { NEWEST_FIRST, pageWindow } from "./search.ts";
 
 export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
 
@@ -140,8 +139,7 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
           prisma.order.findMany({
             where,
             orderBy: [...NEWEST_FIRST],
-            skip: (pageNumber - 1) * limit,
-            take: limit,
+            ...pageWindow(pageNumber, limit),
             include: includeArg(include),
           }),
           prisma.order.count({ where }),
