@@ -7,7 +7,7 @@
 // and on Ctrl-C.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Implementation } from "@api-ref/contract/implementations";
+import type { Implementation } from "@api-ref/harness";
 
 export interface ResourceLimits {
   /** CPU quota in cores (0.5 = 50 ms of CPU time per 100 ms period, across all the server's processes). */

@@ -1,10 +1,10 @@
 // `pnpm bench` options: parsed and checked completely before anything starts, so that a typo costs a message
 // and exit code 2, never a half-run benchmark.
 import { parseArgs } from "node:util";
-import { type Implementation, implementations } from "@api-ref/contract/implementations";
 import { parseScale } from "@api-ref/db/seed";
+import { type Implementation, implementations } from "@api-ref/harness";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "./scenarios.ts";
-import { BASELINES } from "./targets.ts";
+import { BASELINES, implementationNamed } from "./targets.ts";
 
 export const CONNECTION_CHOICES = [25, 100, 200, 300] as const;
 
@@ -108,7 +108,7 @@ export function estimateSeconds(
 
 export const USAGE = `usage: pnpm bench [options]
 
-  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")})
+  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")}; NAME[sql]: a Node implementation with DATA_ACCESS=sql)
   --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
   --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
@@ -207,13 +207,18 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const implArg = str("impl");
   if (implArg !== undefined) {
     const wanted = list("impl", implArg);
-    const unknown = wanted.filter((n) => !implementations.some((i) => i.name === n));
+    const unknown = wanted.filter((n) => !implementationNamed(implementations, n));
     if (unknown.length > 0) {
       throw new UsageError(
-        `unknown implementation ${unknown.join(", ")}; known: ${implementations.map((i) => i.name).join(", ")}`,
+        `unknown implementation ${unknown.join(", ")}; known: ${implementations.map((i) => i.name).join(", ")} (NAME[sql] for a Node implementation in DATA_ACCESS=sql mode)`,
       );
     }
-    impls = implementations.filter((i) => wanted.includes(i.name));
+    impls = [
+      ...implementations.filter((i) => wanted.includes(i.name)),
+      ...wanted
+        .filter((n) => n.endsWith("[sql]"))
+        .map((n) => implementationNamed(implementations, n) as Implementation),
+    ];
   }
 
   let scenarioNames: ScenarioName[] = wide
@@ -404,7 +409,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       ? 12
       : 24;
   if (impls.length === 0 && targets.length === 0)
-    throw new UsageError("no implementations are registered (packages/contract/src/implementations.ts)");
+    throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
 
   return {
     impls,

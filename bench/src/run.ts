@@ -2,10 +2,9 @@
 // own copy (under --cpus/--memory limits when asked), then measure scenario by scenario (runner/scenario.ts).
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
-import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { build, type Implementation, launch, REPO_ROOT, type RunningImplementation } from "@api-ref/harness";
 import { formatBytes, type LimitGroup, ServerLimits } from "./limits.ts";
 import { LoadGenerator } from "./load/generator.ts";
 import type { BenchOptions } from "./options.ts";
@@ -14,6 +13,7 @@ import {
   type CellResult,
   DISTURBANCE_CORES,
   LOADGEN_SATURATION,
+  layerKey,
   type Results,
   type ScenarioInfo,
   splitCosts,
@@ -31,7 +31,6 @@ import {
   BASELINES,
   type Baseline,
   baselineFor,
-  build,
   dependencyVersions,
   implDir,
   layerBaselineFor,
@@ -277,9 +276,9 @@ function describeScenarios(options: BenchOptions, selected: ScenarioName[], targ
   return selected.map((name) => {
     const kind = scenarios[name].kind;
     const layers: ScenarioInfo["layers"] = {};
-    for (const language of new Set(options.impls.map((i) => i.language))) {
-      const layer = layerBaselineFor(kind, language);
-      if (layer && targets.some((t) => t.info.name === layer.name)) layers[language] = layer.name;
+    for (const impl of options.impls) {
+      const layer = layerBaselineFor(kind, impl);
+      if (layer && targets.some((t) => t.info.name === layer.name)) layers[layerKey(impl)] = layer.name;
     }
     return {
       name,

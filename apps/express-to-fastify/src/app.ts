@@ -24,7 +24,8 @@ import { FRAMEWORK, metaRoutes } from "./routes/meta.ts";
 import { productRoutes } from "./routes/products.ts";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel">;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+    Partial<Pick<AppConfig, "dataAccessMode">>;
 }
 
 /** The API as a Fastify plugin (fastify-plugin, so that its hooks and handlers apply to the whole instance). */
@@ -37,6 +38,7 @@ export const app = fp<AppOptions & { logger: Logger }>(
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,
+      dataAccessMode: config.dataAccessMode,
     });
     // Cross-cutting hooks, in the order they run: the request id first (Express then sees it on the response),
     // the metrics of both worlds, the body parser and strict paths of the native routes.

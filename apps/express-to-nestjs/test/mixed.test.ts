@@ -5,9 +5,8 @@
 // both worlds or by neither, two error formats, two request ids, metrics that lose one world's routes, a body
 // stream read by the wrong layer, one shutdown for both.
 import { allowHeader, methodsByPath } from "@api-ref/contract";
-import { implementations } from "@api-ref/contract/implementations";
-import { build, launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import type { DataAccess } from "@api-ref/core";
+import { build, implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import type { IRouter } from "express";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

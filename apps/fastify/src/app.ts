@@ -2,7 +2,14 @@
 // per resource onto whatever Fastify instance registers it. `buildApp()` creates that instance with the server
 // options a plugin cannot set (logger, request ids, router, body limit) and registers the app on it.
 
-import { type AppConfig, BODY_LIMIT_BYTES, HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/core";
+import {
+  type AppConfig,
+  BODY_LIMIT_BYTES,
+  type DataAccess,
+  HTTP_LIMITS,
+  httpServerOptions,
+  requestIdFrom,
+} from "@api-ref/core";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";
@@ -20,14 +27,17 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel">;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+    Partial<Pick<AppConfig, "dataAccessMode">>;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
+  /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
+  dataAccess?: DataAccess;
 }
 
 /** The API as a Fastify plugin (fastify-plugin, so that its handlers and compilers apply to the instance). */
 export const app = fp<AppOptions>(
-  async (fastify, { config, mode }) => {
+  async (fastify, { config, mode, dataAccess: given }) => {
     const { validatorCompiler, serializerCompiler } = compilersFor(mode);
     fastify.setValidatorCompiler(validatorCompiler);
     fastify.setSerializerCompiler(serializerCompiler);
@@ -37,6 +47,8 @@ export const app = fp<AppOptions>(
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,
+      dataAccessMode: config.dataAccessMode,
+      dataAccess: given,
     });
     // App plugins: cross-cutting hooks and the body parser, before any route is added.
     await fastify.register(requestId);
