@@ -5,10 +5,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DataAccess } from "@api-ref/core";
 // The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
-import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
-import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
-import { orderRoutes } from "@api-ref/express/src/routes/orders.ts";
-import { productRoutes } from "@api-ref/express/src/routes/products.ts";
+import { problemHandler } from "@api-ref/express/middleware/errors";
+import { authRoutes } from "@api-ref/express/routes/auth";
+import { orderRoutes } from "@api-ref/express/routes/orders";
+import { productRoutes } from "@api-ref/express/routes/products";
 import { RequestContextMiddleware } from "@api-ref/nestjs/common/request-context.middleware";
 import { DATA_ACCESS } from "@api-ref/nestjs/data-access/data-access.module";
 import { Inject, Injectable, type NestMiddleware } from "@nestjs/common";
