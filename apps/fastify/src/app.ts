@@ -3,7 +3,14 @@
 // options a plugin cannot set (logger, request ids, router, body limit) and registers the app on it.
 
 import type { IncomingMessage } from "node:http";
-import { type AppConfig, BODY_LIMIT_BYTES, HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/core";
+import {
+  type AppConfig,
+  BODY_LIMIT_BYTES,
+  type DataAccess,
+  HTTP_LIMITS,
+  httpServerOptions,
+  requestIdFrom,
+} from "@api-ref/core";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";
@@ -24,6 +31,8 @@ export interface AppOptions {
   config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel">;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
+  /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
+  dataAccess?: DataAccess;
 }
 
 /**
@@ -31,12 +40,13 @@ export interface AppOptions {
  * the cross-cutting hooks and the body parser, and the error and not-found handlers. fastify-plugin, so that all
  * of it applies to the instance that registers it (the express-to-fastify template registers it too).
  */
-export const appPlugins = fp<Pick<AppOptions, "config"> & MetricsOptions>(
-  async (fastify, { config, ...metricsOptions }) => {
+export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & MetricsOptions>(
+  async (fastify, { config, dataAccess: given, ...metricsOptions }) => {
     await fastify.register(dataAccess, {
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,
+      dataAccess: given,
     });
     await fastify.register(requestId);
     await fastify.register(metrics, metricsOptions);
@@ -51,12 +61,12 @@ export const appPlugins = fp<Pick<AppOptions, "config"> & MetricsOptions>(
 
 /** The API as a Fastify plugin (fastify-plugin, so that its handlers and compilers apply to the instance). */
 export const app = fp<AppOptions>(
-  async (fastify, { config, mode }) => {
+  async (fastify, { config, mode, dataAccess: given }) => {
     const { validatorCompiler, serializerCompiler } = compilersFor(mode);
     fastify.setValidatorCompiler(validatorCompiler);
     fastify.setSerializerCompiler(serializerCompiler);
 
-    await fastify.register(appPlugins, { config });
+    await fastify.register(appPlugins, { config, dataAccess: given });
 
     await fastify.register(metaRoutes);
     await fastify.register(userRoutes);

@@ -3,53 +3,26 @@
 // the contract's schemas, the order of checks, problems, request ids, metrics — not the data access, which the
 // contract suite covers over real HTTP. Raw-URL rules (`/%75sers`, dot segments) need Node's own `req.url` and
 // are checked by the contract suite, since `new Request()` normalises the URL before the app sees it.
-import { allowHeader, problem } from "@api-ref/contract";
+import { allowHeader } from "@api-ref/contract";
 import { createHttpMetrics, type DataAccess } from "@api-ref/core";
+import { createFakeDataAccess, MISSING_ID, FAKE_USER as user } from "@api-ref/core/testing";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
 
-const ID = "00000000-0000-4000-8000-000000000001";
-const user = {
-  id: ID,
-  email: "a@example.com",
-  name: "A",
-  createdAt: "2025-01-01T00:00:00.000Z",
-  updatedAt: "2025-01-01T00:00:00.000Z",
-};
+const ID = user.id;
 
-function fakeServices() {
-  return {
-    users: {
-      list: vi.fn(async (query: { page: number; limit: number }) => ({
-        data: [user],
-        page: query.page,
-        limit: query.limit,
-        total: 1,
-      })),
-      get: vi.fn(async (id: string) => {
-        if (id !== ID) throw problem("notFound", `No user has the id ${id}.`);
-        return user;
-      }),
-      create: vi.fn(async (body: { email: string; name: string }) => ({ ...user, ...body })),
-      update: vi.fn(async () => user),
-      remove: vi.fn(async () => {}),
-    },
-    ping: vi.fn(async () => {
-      throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    }),
-  };
-}
-
-let dataAccess: ReturnType<typeof fakeServices>;
+let dataAccess: DataAccess;
 let app: ReturnType<typeof buildApp>;
 beforeEach(() => {
-  dataAccess = fakeServices();
-  app = buildApp({
-    dataAccess: dataAccess as unknown as DataAccess,
-    metrics: createHttpMetrics("hono"),
-    logger: pino({ level: "silent" }),
+  // The shared fake, with a database that cannot be reached behind /ready and spies on what the routes call.
+  dataAccess = createFakeDataAccess({
+    ping: async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    },
   });
+  for (const method of ["list", "create", "remove"] as const) vi.spyOn(dataAccess.users, method);
+  app = buildApp({ dataAccess, metrics: createHttpMetrics("hono"), logger: pino({ level: "silent" }) });
 });
 
 /** A JSON request as a client sends it: with its content length (the body parser reads only declared bodies). */
@@ -66,17 +39,18 @@ const problemOf = async (res: Response) => {
 
 describe("routes mounted with app.route()", () => {
   it("GET /users validates the query with the contract's schema and hands the parsed values to the service", async () => {
-    const res = await app.request("/users?page=2&limit=5");
+    const res = await app.request("/users?page=1&limit=5");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(await res.json()).toMatchObject({ data: [user], page: 2, limit: 5 });
-    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 2, limit: 5 });
+    expect(await res.json()).toMatchObject({ data: [user], page: 1, limit: 5 });
+    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 1, limit: 5 });
   });
 
   it("POST /users answers 201 with a location, from the validated body", async () => {
     const res = await app.request("/users", json("POST", '{"email":"New@Example.com","name":" New "}'));
     expect(res.status).toBe(201);
-    expect(res.headers.get("location")).toBe(`/users/${ID}`);
+    const created = (await res.json()) as { id: string };
+    expect(res.headers.get("location")).toBe(`/users/${created.id}`);
     expect(dataAccess.users.create).toHaveBeenCalledWith({ email: "new@example.com", name: "New" });
   });
 
@@ -88,7 +62,7 @@ describe("routes mounted with app.route()", () => {
   });
 
   it("a ProblemError from the data access leaves through app.onError as problem+json", async () => {
-    const res = await app.request("/users/00000000-0000-4000-8000-000000000002");
+    const res = await app.request(`/users/${MISSING_ID}`);
     expect(res.status).toBe(404);
     expect((await problemOf(res)).type).toBe("/problems/not-found");
   });

@@ -3,15 +3,14 @@
 // the URL before the app sees it, and there is no connection. Still no database: a fake data access.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpMetrics, type DataAccess } from "@api-ref/core";
+import { createHttpMetrics } from "@api-ref/core";
+import { createFakeDataAccess } from "@api-ref/core/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { createNodeServer } from "../src/paths.ts";
 
-const dataAccess = {
-  users: { list: async () => ({ data: [], page: 1, limit: 20, total: 0 }) },
-} as unknown as DataAccess;
+const dataAccess = createFakeDataAccess();
 
 let server: http.Server;
 let port: number;

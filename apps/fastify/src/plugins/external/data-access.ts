@@ -1,5 +1,6 @@
 // PostgreSQL, through the data access every Node implementation shares (@api-ref/core): one pool, exposed as the
-// `dataAccess` decorator, closed when Fastify closes (after the server has stopped taking requests).
+// `dataAccess` decorator, closed when Fastify closes (after the server has stopped taking requests). Tests pass
+// their own (`dataAccess`: the fake from @api-ref/core/testing) instead of a database to connect to.
 import { createDataAccess, type DataAccess, type DataAccessOptions } from "@api-ref/core";
 import fp from "fastify-plugin";
 
@@ -9,9 +10,9 @@ declare module "fastify" {
   }
 }
 
-export default fp<DataAccessOptions>(
+export default fp<DataAccessOptions & { dataAccess?: DataAccess }>(
   async (fastify, options) => {
-    const dataAccess = createDataAccess(options);
+    const dataAccess = options.dataAccess ?? createDataAccess(options);
     fastify.decorate("dataAccess", dataAccess);
     fastify.addHook("onClose", async () => {
       await dataAccess.close();

@@ -1,0 +1,180 @@
+// A data access without a database, for each app's own tests: in-memory users, products and orders in the
+// contract's DTO shapes, with the same not-found and unauthorized problems the real one throws. Plain functions
+// (no test-runner mocks), so any runner can use it; replace one method per test with `overrides`.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import {
+  type Order,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  type Problem,
+  type ProblemKind,
+  type Product,
+  problem,
+  type User,
+} from "@api-ref/contract";
+import type { DataAccess } from "./index.ts";
+import { orderNotFound } from "./orders.ts";
+import { productNotFound } from "./products.ts";
+import { userNotFound } from "./users.ts";
+
+const CREATED_AT = "2025-01-01T00:00:00.000Z";
+
+export const FAKE_USER: User = {
+  id: "00000000-0000-4000-8000-000000000001",
+  email: "ada@example.com",
+  name: "Ada",
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+};
+
+export const FAKE_PRODUCT: Product = {
+  id: "00000000-0000-4000-8000-000000000002",
+  name: "Lamp",
+  description: null,
+  priceCents: 1999,
+  stock: 5,
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+};
+
+export const FAKE_ORDER: Order = {
+  id: "00000000-0000-4000-8000-000000000003",
+  userId: FAKE_USER.id,
+  productId: FAKE_PRODUCT.id,
+  quantity: 2,
+  unitPriceCents: 1999,
+  totalCents: 3998,
+  status: "pending",
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+};
+
+/** A valid id that the fake does not hold: its `get` throws the core's not-found problem. */
+export const MISSING_ID = "00000000-0000-4000-8000-00000000ffff";
+
+/** Replace any method of a resource, or `ping` / `close`, e.g. `{ users: { get: async () => { throw … } } }`. */
+export type FakeOverrides = {
+  [K in keyof DataAccess]?: DataAccess[K] extends (...args: never[]) => unknown
+    ? DataAccess[K]
+    : Partial<DataAccess[K]>;
+};
+
+function table<T extends { id: string }>(first: T, notFound: (id: string) => Error) {
+  const rows = new Map([[first.id, first]]);
+  const get = (id: string) => {
+    const row = rows.get(id);
+    if (!row) throw notFound(id);
+    return row;
+  };
+  return {
+    get,
+    list: ({ page, limit }: { page: number; limit: number }) => {
+      const all = [...rows.values()];
+      return {
+        data: all.slice((page - 1) * limit, page * limit),
+        page,
+        limit,
+        total: all.length,
+        pages: Math.ceil(all.length / limit),
+      };
+    },
+    put: (row: T) => {
+      rows.set(row.id, row);
+      return row;
+    },
+    remove: (id: string) => void rows.delete(get(id).id),
+  };
+}
+
+const stamped = () => ({ id: randomUUID(), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
+
+/**
+ * A fresh fake data access holding FAKE_USER, FAKE_PRODUCT and FAKE_ORDER. Reads and writes work on its own
+ * maps; `get`, `update` and `remove` of an unknown id throw the core's not-found problem; `auth.me` and
+ * `auth.login` answer 401; `ping` and `close` resolve.
+ */
+export function createFakeDataAccess(overrides: FakeOverrides = {}): DataAccess {
+  const users = table(FAKE_USER, userNotFound);
+  const products = table(FAKE_PRODUCT, productNotFound);
+  const orders = table(FAKE_ORDER, orderNotFound);
+  const unauthorized = () => problem("unauthorized", "The token is not valid.");
+  const fake: DataAccess = {
+    users: {
+      list: async (query) => users.list(query),
+      get: async (id) => users.get(id),
+      create: async (body) => users.put({ ...stamped(), ...body }),
+      update: async (id, body) => users.put({ ...users.get(id), ...body }),
+      remove: async (id) => users.remove(id),
+    },
+    products: {
+      list: async (query) => products.list(query),
+      get: async (id) => products.get(id),
+      create: async (body) => products.put({ ...stamped(), description: null, ...body }),
+      update: async (id, body) => products.put({ ...products.get(id), ...body }),
+      remove: async (id) => products.remove(id),
+    },
+    orders: {
+      list: async (query) => orders.list(query),
+      get: async (id) => orders.get(id),
+      create: async ({ userId, productId, quantity }) => {
+        const { priceCents } = products.get(productId);
+        const order = { ...stamped(), userId: users.get(userId).id, productId, quantity, status: "pending" as const };
+        return {
+          order: orders.put({ ...order, unitPriceCents: priceCents, totalCents: priceCents * quantity }),
+          replayed: false,
+        };
+      },
+      updateStatus: async (id, status) => orders.put({ ...orders.get(id), status }),
+      remove: async (id) => orders.remove(id),
+    },
+    auth: {
+      register: async ({ email, name }) => ({
+        user: users.put({ ...stamped(), email, name }),
+        token: "fake.token.value",
+      }),
+      login: async () => {
+        throw problem("unauthorized", "The e-mail address or the password is wrong.");
+      },
+      me: async () => {
+        throw unauthorized();
+      },
+      verifyBearer: async () => {
+        throw unauthorized();
+      },
+    },
+    ping: async () => {},
+    close: async () => {},
+  };
+  for (const [key, value] of Object.entries(overrides)) {
+    const name = key as keyof DataAccess;
+    Object.assign(fake, { [name]: typeof value === "function" ? value : { ...fake[name], ...value } });
+  }
+  return fake;
+}
+
+/** What every client gives back, in one shape: supertest, inject, `app.request()` answers map onto it. */
+export interface ProblemResponse {
+  status: number;
+  contentType: string | null | undefined;
+  body: unknown;
+}
+
+/**
+ * Asserts a problem+json answer of the contract's `kind` (status, media type, type, title, status, a detail) and,
+ * when given, the `errors[].path` list; returns the body. Throws node:assert's AssertionError, so any runner works.
+ */
+export function expectProblem(response: ProblemResponse, kind: ProblemKind, paths?: string[]): Problem {
+  const { status, type, title } = PROBLEMS[kind];
+  assert.equal(response.status, status, `status of ${JSON.stringify(response.body)}`);
+  assert.match(response.contentType ?? "", new RegExp(`^${PROBLEM_CONTENT_TYPE.replace("+", "\\+")}(;|$)`));
+  const body = response.body as Problem;
+  assert.deepEqual({ type: body.type, title: body.title, status: body.status }, { type, title, status });
+  assert.equal(typeof body.detail, "string");
+  if (paths)
+    assert.deepEqual(
+      body.errors?.map((e) => e.path),
+      paths,
+    );
+  return body;
+}
