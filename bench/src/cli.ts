@@ -1,8 +1,8 @@
 // pnpm bench — verifies, then measures, every registered implementation against the no-framework baselines
 // and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options.
 import { join } from "node:path";
-import { REPO_ROOT } from "@api-ref/contract/implementations";
 import { ProvisionError } from "@api-ref/db/provision";
+import { REPO_ROOT } from "@api-ref/harness";
 import { type BenchOptions, estimateSeconds, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";

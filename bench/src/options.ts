@@ -1,8 +1,8 @@
 // `pnpm bench` options: parsed and checked completely before anything starts, so that a typo costs a message
 // and exit code 2, never a half-run benchmark.
 import { parseArgs } from "node:util";
-import { type Implementation, implementations } from "@api-ref/contract/implementations";
 import { parseScale } from "@api-ref/db/seed";
+import { type Implementation, implementations } from "@api-ref/harness";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "./scenarios.ts";
 import { BASELINES } from "./targets.ts";
 
@@ -372,7 +372,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       ? 12
       : 24;
   if (impls.length === 0 && targets.length === 0)
-    throw new UsageError("no implementations are registered (packages/contract/src/implementations.ts)");
+    throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
 
   return {
     impls,

@@ -3,10 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
-import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { build, type Implementation, launch, REPO_ROOT, type RunningImplementation } from "@api-ref/harness";
 import pg from "pg";
 import type { LoadConfig } from "./load/child.ts";
 import { LoadGenerator } from "./load/generator.ts";
@@ -48,7 +47,6 @@ import {
   BASELINES,
   type Baseline,
   baselineFor,
-  build,
   dependencyVersions,
   implDir,
   layerBaselineFor,

@@ -1,9 +1,8 @@
-// What the bench runs: the registered implementations (packages/contract) and the two no-framework baselines,
+// What the bench runs: the registered implementations (packages/harness) and the two no-framework baselines,
 // built and started exactly as in production, each on its own copy of the seeded database.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
+import { type Implementation, REPO_ROOT } from "@api-ref/harness";
 import { type ScenarioKind, type ScenarioName, scenarios } from "./scenarios.ts";
 
 export interface Baseline extends Implementation {
@@ -80,35 +79,6 @@ export function pinned(impl: Implementation, cpus: string | undefined): Implemen
     ...impl,
     start: { ...impl.start, command: "taskset", args: ["-c", cpus, impl.start.command, ...impl.start.args] },
   };
-}
-
-/** Runs an implementation's build step (its production build), returning how long it took or what went wrong. */
-export function build(impl: Implementation): Promise<{ ms: number; ok: boolean; error?: string }> {
-  const step = impl.build;
-  if (!step) return Promise.resolve({ ms: 0, ok: true });
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, {
-      cwd: join(REPO_ROOT, impl.dir),
-      env: { ...process.env, NODE_ENV: "production" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4000);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    child.on("error", (error) => resolve({ ms: performance.now() - started, ok: false, error: error.message }));
-    child.on("exit", (code) => {
-      const ms = performance.now() - started;
-      resolve(
-        code === 0
-          ? { ms, ok: true }
-          : { ms, ok: false, error: `build exited with ${code}: ${output.trim().slice(-1000)}` },
-      );
-    });
-  });
 }
 
 function installedVersion(fromDir: string, dep: string): string | undefined {

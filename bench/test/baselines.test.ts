@@ -1,12 +1,12 @@
 // The no-framework baselines pass the verification of every scenario they are a baseline of, on a real seeded
 // database: a ratio to a baseline that answers wrongly would mean nothing.
 import { randomBytes } from "node:crypto";
-import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { build, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restock, samplePools } from "../src/run.ts";
 import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
-import { BASELINES, build } from "../src/targets.ts";
+import { BASELINES } from "../src/targets.ts";
 import { verifyScenario } from "../src/verify.ts";
 
 let server: PostgresServer;

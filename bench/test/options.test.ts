@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { implementations } from "@api-ref/contract/implementations";
+import { implementations } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
 import {
   type BenchOptions,

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// The contract package's own unit tests (the test:contract and start:<name> commands, URL mode's checks of what it
-// is given): fast, no implementation started. The contract suite itself is vitest.config.ts.
+// The contract package's own unit tests (`pnpm test:contract --url` against a stand-in server, the docs generator):
+// fast, no implementation started. The contract suite itself is vitest.config.ts.
 export default defineConfig({
   test: {
     name: "contract-unit",

@@ -5,10 +5,9 @@
 // both worlds or by neither, two error formats, two request ids, metrics that lose one world's routes, a body
 // stream read by the wrong layer, one shutdown for both.
 import { methodsByPath } from "@api-ref/contract";
-import { implementations } from "@api-ref/contract/implementations";
-import { build, launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { describeMixedSeams, expressPaths, problemOf, sendTo } from "@api-ref/contract/mixed-state";
 import type { DataAccess } from "@api-ref/core";
+import { build, implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRAMEWORK } from "../src/app.module.ts";

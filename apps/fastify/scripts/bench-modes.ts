@@ -14,10 +14,9 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { OrderList, Product } from "@api-ref/contract";
-import type { Implementation } from "@api-ref/contract/implementations";
-import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { fixtureProducts } from "@api-ref/db/fixtures";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { type Implementation, launch, type RunningImplementation } from "@api-ref/harness";
 import autocannon from "autocannon";
 import type { z } from "zod";
 

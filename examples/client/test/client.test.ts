@@ -4,10 +4,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { Order, OrderList, ProductList, User } from "@api-ref/contract";
-import { selectImplementations } from "@api-ref/contract/implementations";
-import { build, launch, type RunningImplementation } from "@api-ref/contract/launcher";
 import { fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
+import { build, launch, type RunningImplementation, selectImplementations } from "@api-ref/harness";
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, createApiClient } from "../src/client.ts";

@@ -3,8 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { selectImplementations } from "./implementations.ts";
-import { checkUrlTarget, UrlTargetError } from "./url-mode.ts";
+import { checkUrlTarget, selectImplementations, UrlTargetError } from "@api-ref/harness";
 
 const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [-- vitest options]
        pnpm test:contract --url URL [--jwt-secret SECRET] [--database-url URL] [-- vitest options]

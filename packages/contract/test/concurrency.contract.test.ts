@@ -7,10 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { Agent } from "node:http";
 import { fixtureProducts } from "@api-ref/db/fixtures";
+import { sql } from "@api-ref/harness";
 import type { Response } from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
-import { http, sql, targets } from "./targets.ts";
+import { http, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
 

@@ -4,9 +4,10 @@
 // status, media type and problem type — except for requests the HTTP parser itself refuses before any application
 // code runs (a 400, 408 or 431 with no problem decided), where only the status is compared. Any 5xx, or no
 // answer, fails. The implementations come from the registry (`--impl`), so a new one is checked by adding it there.
+
+import { exchange, type SocketExchange, type SocketResponse } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeCase, type EdgeContext, edgeCases } from "./support/edge-cases.ts";
-import { exchange, type SocketExchange, type SocketResponse } from "./support/raw-socket.ts";
 import { contract, targets } from "./targets.ts";
 
 interface Answer {

@@ -2,8 +2,10 @@
 // catalogue's exact type and title, and for validation errors the exact set of failing paths.
 import { randomBytes } from "node:crypto";
 import { fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { forgeToken } from "@api-ref/harness";
 import { beforeAll, describe, expect, it } from "vitest";
 import { allowHeader, EchoResponse, Order, type ProblemKind, type Product, type User } from "../src/index.ts";
+import * as cases from "./support/error-cases.ts";
 import {
   asResponse,
   base64url,
@@ -14,7 +16,6 @@ import {
   expectJson,
   expectProblem,
   expectStatus,
-  forgeToken,
   orderCountOf,
   orderIn,
   pathSet,
@@ -22,259 +23,7 @@ import {
   stockOf,
   uniqueEmail,
 } from "./support/http-asserts.ts";
-import { checksNeeding, http, targets } from "./targets.ts";
-
-type Body = Record<string, unknown>;
-type Case = [label: string, body: Body, paths: string[]];
-
-const MiB = 1024 * 1024;
-/** A JSON object of exactly `bytes` bytes: `{"filler":"xxx…"}`. */
-const jsonOfSize = (bytes: number) => `{"filler":"${"x".repeat(bytes - '{"filler":""}'.length)}"}`;
-const NUL = "a\u0000b";
-const email255 = `${"a".repeat(243)}@example.com`;
-
-// ---- body tables: [what is wrong, the body, the exact failing paths] -----------------------------------------
-
-const newUser = (fields: Body): Body => ({ email: uniqueEmail("bad"), name: "Valid Name", ...fields });
-const userBodies: Case[] = [
-  ["no e-mail", { name: "Valid Name" }, ["body.email"]],
-  ["an e-mail that is not an address", newUser({ email: "not-an-email" }), ["body.email"]],
-  ["an e-mail without a top-level domain", newUser({ email: "someone@localhost" }), ["body.email"]],
-  ["an e-mail of 255 characters", newUser({ email: email255 }), ["body.email"]],
-  ["an e-mail that is a number", newUser({ email: 42 }), ["body.email"]],
-  ["an e-mail that is null", newUser({ email: null }), ["body.email"]],
-  ["an e-mail with a NUL character", newUser({ email: `a${NUL}@example.com` }), ["body.email"]],
-  ["no name", { email: uniqueEmail("bad") }, ["body.name"]],
-  ["an empty name", newUser({ name: "" }), ["body.name"]],
-  ["a name of spaces only", newUser({ name: "    " }), ["body.name"]],
-  ["a name of 101 characters", newUser({ name: "n".repeat(101) }), ["body.name"]],
-  ["a name that is a number", newUser({ name: 7 }), ["body.name"]],
-  ["a name that is an array", newUser({ name: ["Ada"] }), ["body.name"]],
-  ["a name with a NUL character", newUser({ name: NUL }), ["body.name"]],
-  ["an unknown field", newUser({ role: "admin" }), ["body.role"]],
-  ["a server-computed id", newUser({ id: MISSING_ID }), ["body.id"]],
-  [
-    "server-computed timestamps",
-    newUser({ createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "x" }),
-    ["body.createdAt", "body.updatedAt"],
-  ],
-  ["a password hash", newUser({ passwordHash: "scrypt$1$1$1$x$y" }), ["body.passwordHash"]],
-  ["an empty object", {}, ["body.email", "body.name"]],
-  [
-    "several failing fields at once",
-    { email: "nope", name: " ", isAdmin: true },
-    ["body.email", "body.name", "body.isAdmin"],
-  ],
-];
-
-const userPatches: Case[] = [
-  ["an empty object", {}, ["body"]],
-  ["an invalid e-mail", { email: "nope" }, ["body.email"]],
-  ["a name of spaces only", { name: "   " }, ["body.name"]],
-  ["a name that is null", { name: null }, ["body.name"]],
-  [
-    "a known field and a server-computed one",
-    { name: "Fine", createdAt: "2025-01-01T00:00:00.000Z" },
-    ["body.createdAt"],
-  ],
-  // The unknown key is refused, and what is left is empty: both are reported.
-  ["only a server-computed field", { id: MISSING_ID }, ["body", "body.id"]],
-];
-
-const newProduct = (fields: Body): Body => ({ name: "Valid Product", priceCents: 100, stock: 1, ...fields });
-const productBodies: Case[] = [
-  ["no name", { priceCents: 100, stock: 1 }, ["body.name"]],
-  ["an empty name", newProduct({ name: "" }), ["body.name"]],
-  ["a name of 201 characters", newProduct({ name: "p".repeat(201) }), ["body.name"]],
-  ["a name that is a number", newProduct({ name: 5 }), ["body.name"]],
-  ["a name with a NUL character", newProduct({ name: NUL }), ["body.name"]],
-  ["a description of 2001 characters", newProduct({ description: "d".repeat(2001) }), ["body.description"]],
-  ["a description that is a number", newProduct({ description: 5 }), ["body.description"]],
-  ["a description with a NUL character", newProduct({ description: NUL }), ["body.description"]],
-  ["no priceCents", { name: "P", stock: 1 }, ["body.priceCents"]],
-  ["a negative priceCents", newProduct({ priceCents: -1 }), ["body.priceCents"]],
-  ["priceCents over 100000000", newProduct({ priceCents: 100_000_001 }), ["body.priceCents"]],
-  ["a fractional priceCents", newProduct({ priceCents: 1.5 }), ["body.priceCents"]],
-  ["priceCents as a string", newProduct({ priceCents: "5" }), ["body.priceCents"]],
-  ["priceCents null", newProduct({ priceCents: null }), ["body.priceCents"]],
-  ["no stock", { name: "P", priceCents: 1 }, ["body.stock"]],
-  ["a negative stock", newProduct({ stock: -1 }), ["body.stock"]],
-  ["stock over 1000000", newProduct({ stock: 1_000_001 }), ["body.stock"]],
-  ["a fractional stock", newProduct({ stock: 2.5 }), ["body.stock"]],
-  ["stock as a string", newProduct({ stock: "5" }), ["body.stock"]],
-  [
-    "a server-computed id and createdAt",
-    newProduct({ id: MISSING_ID, createdAt: "2025-01-01T00:00:00.000Z" }),
-    ["body.id", "body.createdAt"],
-  ],
-  ["an unknown field", newProduct({ sku: "X-1" }), ["body.sku"]],
-  ["an empty object", {}, ["body.name", "body.priceCents", "body.stock"]],
-  [
-    "several failing fields at once",
-    { name: "", priceCents: -1, stock: "5", colour: "red" },
-    ["body.name", "body.priceCents", "body.stock", "body.colour"],
-  ],
-];
-
-const productPatches: Case[] = [
-  ["an empty object", {}, ["body"]],
-  ["a negative priceCents", { priceCents: -1 }, ["body.priceCents"]],
-  ["stock as a string", { stock: "5" }, ["body.stock"]],
-  ["an empty name", { name: "" }, ["body.name"]],
-  [
-    "a server-computed updatedAt next to a valid field",
-    { stock: 3, updatedAt: "2025-01-01T00:00:00.000Z" },
-    ["body.updatedAt"],
-  ],
-];
-
-// Ids that name nothing: should validation ever let one of these through, the answer is a 422, never a new row.
-const newOrder = (fields: Body): Body => ({ userId: MISSING_ID, productId: MISSING_ID, quantity: 1, ...fields });
-const orderBodies: Case[] = [
-  ["quantity 0", newOrder({ quantity: 0 }), ["body.quantity"]],
-  ["quantity 101", newOrder({ quantity: 101 }), ["body.quantity"]],
-  ["a negative quantity", newOrder({ quantity: -1 }), ["body.quantity"]],
-  ["a fractional quantity", newOrder({ quantity: 1.5 }), ["body.quantity"]],
-  ['quantity as a string ("5")', newOrder({ quantity: "5" }), ["body.quantity"]],
-  ["quantity null", newOrder({ quantity: null }), ["body.quantity"]],
-  ["no quantity", { userId: MISSING_ID, productId: MISSING_ID }, ["body.quantity"]],
-  ["a userId that is not a UUID", newOrder({ userId: "user-1" }), ["body.userId"]],
-  ["a userId that is a number", newOrder({ userId: 5 }), ["body.userId"]],
-  ["no userId", { productId: MISSING_ID, quantity: 1 }, ["body.userId"]],
-  ["a productId that is not a UUID", newOrder({ productId: "" }), ["body.productId"]],
-  ["no productId", { userId: MISSING_ID, quantity: 1 }, ["body.productId"]],
-  [
-    "server-computed totals and status",
-    newOrder({ totalCents: 1, unitPriceCents: 1, status: "delivered" }),
-    ["body.totalCents", "body.unitPriceCents", "body.status"],
-  ],
-  ["a server-computed id", newOrder({ id: MISSING_ID }), ["body.id"]],
-  ["an empty object", {}, ["body.userId", "body.productId", "body.quantity"]],
-  [
-    "several failing fields at once",
-    { userId: "x", productId: 1, quantity: 0, note: "" },
-    ["body.userId", "body.productId", "body.quantity", "body.note"],
-  ],
-];
-
-const orderPatches: Case[] = [
-  ["an empty object", {}, ["body.status"]],
-  ["an unknown status", { status: "returned" }, ["body.status"]],
-  ["a status in upper case", { status: "SHIPPED" }, ["body.status"]],
-  ["a status that is a number", { status: 1 }, ["body.status"]],
-  ["a quantity next to the status", { status: "shipped", quantity: 2 }, ["body.quantity"]],
-  ["a quantity instead of the status", { quantity: 2 }, ["body.status", "body.quantity"]],
-];
-
-const newRegistration = (fields: Body): Body => ({
-  email: uniqueEmail("badreg"),
-  name: "Valid Name",
-  password: "long-enough",
-  ...fields,
-});
-const registerBodies: Case[] = [
-  ["a password of 7 characters", newRegistration({ password: "1234567" }), ["body.password"]],
-  ["a password of 129 characters", newRegistration({ password: "p".repeat(129) }), ["body.password"]],
-  ["a password that is a number", newRegistration({ password: 12345678 }), ["body.password"]],
-  ["a password with a NUL character", newRegistration({ password: `long${NUL}enough` }), ["body.password"]],
-  ["no password", { email: uniqueEmail("badreg"), name: "N" }, ["body.password"]],
-  ["an invalid e-mail", newRegistration({ email: "at@" }), ["body.email"]],
-  ["an e-mail of 255 characters", newRegistration({ email: email255 }), ["body.email"]],
-  ["a name of spaces only", newRegistration({ name: "  " }), ["body.name"]],
-  [
-    "a password hash instead of a password",
-    { email: uniqueEmail("badreg"), name: "N", passwordHash: "x" },
-    ["body.password", "body.passwordHash"],
-  ],
-  ["a server-computed id", newRegistration({ id: MISSING_ID }), ["body.id"]],
-  ["an empty object", {}, ["body.email", "body.name", "body.password"]],
-];
-
-const loginBodies: Case[] = [
-  ["an empty object", {}, ["body.email", "body.password"]],
-  ["an empty e-mail and password", { email: "", password: "" }, ["body.email", "body.password"]],
-  ["an e-mail of 255 characters", { email: email255, password: "x" }, ["body.email"]],
-  ["a password of 129 characters", { email: "a@example.com", password: "p".repeat(129) }, ["body.password"]],
-  ["an e-mail that is a number", { email: 1, password: "x" }, ["body.email"]],
-  ["an unknown field", { email: "a@example.com", password: "x", remember: true }, ["body.remember"]],
-];
-
-// ---- query tables: [query string, the exact failing paths] --------------------------------------------------
-
-const pagingQueries: Array<[string, string[]]> = [
-  ["limit=1&limit=2", ["query.limit"]],
-  ["page=1&page=1", ["query.page"]],
-  ["page=0", ["query.page"]],
-  ["page=1000001", ["query.page"]],
-  ["page=1.5", ["query.page"]],
-  ["page=abc", ["query.page"]],
-  ["page=1e1", ["query.page"]],
-  ["page=-1", ["query.page"]],
-  ["page=%2B2", ["query.page"]],
-  ["page=0x2", ["query.page"]],
-  ["page=", ["query.page"]],
-  ["limit=0", ["query.limit"]],
-  ["limit=101", ["query.limit"]],
-  ["limit=1.5", ["query.limit"]],
-  ["limit=abc", ["query.limit"]],
-  ["limit=1e1", ["query.limit"]],
-  ["limit=%201", ["query.limit"]],
-  ["unknown=1", ["query.unknown"]],
-  ["page=0&limit=abc&foo=1", ["query.page", "query.limit", "query.foo"]],
-];
-
-const userQueries: Array<[string, string[]]> = [
-  ["q=", ["query.q"]],
-  [`q=${"q".repeat(101)}`, ["query.q"]],
-  ["q=a%00b", ["query.q"]],
-  ["q=ada&q=bob", ["query.q"]],
-  ["search=ada", ["query.search"]],
-];
-
-const productQueries: Array<[string, string[]]> = [
-  ["sort=price", ["query.sort"]],
-  ["sort=-name", ["query.sort"]],
-  ["sort=PRICECENTS", ["query.sort"]],
-  ["sort=", ["query.sort"]],
-  ["inStock=yes", ["query.inStock"]],
-  ["inStock=1", ["query.inStock"]],
-  ["inStock=TRUE", ["query.inStock"]],
-  ["minPriceCents=-1", ["query.minPriceCents"]],
-  ["minPriceCents=1.5", ["query.minPriceCents"]],
-  ["minPriceCents=100000001", ["query.minPriceCents"]],
-  ["maxPriceCents=abc", ["query.maxPriceCents"]],
-  ["minPriceCents=10&maxPriceCents=5", ["query.minPriceCents"]],
-  ["q=", ["query.q"]],
-  ["q=%00", ["query.q"]],
-  ["category=lamps", ["query.category"]],
-  ["sort=name&inStock=maybe&page=0", ["query.inStock", "query.page"]],
-];
-
-const orderQueries: Array<[string, string[]]> = [
-  ["status=lost", ["query.status"]],
-  ["status=PENDING", ["query.status"]],
-  ["status=", ["query.status"]],
-  ["status=pending&status=shipped", ["query.status"]],
-  ["userId=abc", ["query.userId"]],
-  ["productId=00000000-0000-4000-8000-00000000000", ["query.productId"]],
-  ["include=users", ["query.include"]],
-  ["include=user,user", ["query.include"]],
-  ["include=", ["query.include"]],
-  ["include=user,", ["query.include"]],
-  ["include=USER", ["query.include"]],
-  ["include=user,product,user", ["query.include"]],
-  ["include=user%20product", ["query.include"]],
-  ["include=user&include=product", ["query.include"]],
-  ["sort=createdAt", ["query.sort"]],
-  ["status=lost&userId=abc&limit=0", ["query.status", "query.userId", "query.limit"]],
-];
-
-const orderByIdQueries: Array<[string, string[]]> = [
-  ["include=customer", ["query.include"]],
-  ["include=product,product", ["query.include"]],
-  ["page=1", ["query.page"]],
-  ["foo=bar", ["query.foo"]],
-];
+import { checksNeeding, contract, http, targets } from "./targets.ts";
 
 describe.each(targets)("$name", (target) => {
   const api = () => http(target);
@@ -305,35 +54,35 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("request bodies that fail validation", () => {
-    it.each(userBodies)("POST /users refuses %s", async (_, body, paths) => {
+    it.each(cases.userBodies)("POST /users refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/users").send(body), "validation", paths);
     });
 
-    it.each(userPatches)("PATCH /users/:id refuses %s", async (_, body, paths) => {
+    it.each(cases.userPatches)("PATCH /users/:id refuses %s", async (_, body, paths) => {
       expectProblem(await api().patch(`/users/${user.id}`).send(body), "validation", paths);
     });
 
-    it.each(productBodies)("POST /products refuses %s", async (_, body, paths) => {
+    it.each(cases.productBodies)("POST /products refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/products").send(body), "validation", paths);
     });
 
-    it.each(productPatches)("PATCH /products/:id refuses %s", async (_, body, paths) => {
+    it.each(cases.productPatches)("PATCH /products/:id refuses %s", async (_, body, paths) => {
       expectProblem(await api().patch(`/products/${product.id}`).send(body), "validation", paths);
     });
 
-    it.each(orderBodies)("POST /orders refuses %s", async (_, body, paths) => {
+    it.each(cases.orderBodies)("POST /orders refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/orders").send(body), "validation", paths);
     });
 
-    it.each(orderPatches)("PATCH /orders/:id refuses %s", async (_, body, paths) => {
+    it.each(cases.orderPatches)("PATCH /orders/:id refuses %s", async (_, body, paths) => {
       expectProblem(await api().patch(`/orders/${order.id}`).send(body), "validation", paths);
     });
 
-    it.each(registerBodies)("POST /auth/register refuses %s", async (_, body, paths) => {
+    it.each(cases.registerBodies)("POST /auth/register refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/auth/register").send(body), "validation", paths);
     });
 
-    it.each(loginBodies)("POST /auth/login refuses %s", async (_, body, paths) => {
+    it.each(cases.loginBodies)("POST /auth/login refuses %s", async (_, body, paths) => {
       expectProblem(await api().post("/auth/login").send(body), "validation", paths);
     });
 
@@ -359,31 +108,31 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("query parameters that fail validation", () => {
-    it.each(pagingQueries)("GET /users?%s is a 400", async (query, paths) => {
+    it.each(cases.pagingQueries)("GET /users?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/users?${query}`), "validation", paths);
     });
 
-    it.each(userQueries)("GET /users?%s is a 400", async (query, paths) => {
+    it.each(cases.userQueries)("GET /users?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/users?${query}`), "validation", paths);
     });
 
-    it.each(pagingQueries.slice(0, 4))("GET /products?%s is a 400", async (query, paths) => {
+    it.each(cases.pagingQueries.slice(0, 4))("GET /products?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/products?${query}`), "validation", paths);
     });
 
-    it.each(productQueries)("GET /products?%s is a 400", async (query, paths) => {
+    it.each(cases.productQueries)("GET /products?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/products?${query}`), "validation", paths);
     });
 
-    it.each(pagingQueries.slice(0, 4))("GET /orders?%s is a 400", async (query, paths) => {
+    it.each(cases.pagingQueries.slice(0, 4))("GET /orders?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders?${query}`), "validation", paths);
     });
 
-    it.each(orderQueries)("GET /orders?%s is a 400", async (query, paths) => {
+    it.each(cases.orderQueries)("GET /orders?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders?${query}`), "validation", paths);
     });
 
-    it.each(orderByIdQueries)("GET /orders/:id?%s is a 400", async (query, paths) => {
+    it.each(cases.orderByIdQueries)("GET /orders/:id?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders/${order.id}?${query}`), "validation", paths);
     });
   });
@@ -402,7 +151,7 @@ describe.each(targets)("$name", (target) => {
         ["DELETE", `/${resource}/${id}`, undefined],
         ["PATCH", `/${resource}/${id}`, resource === "orders" ? { status: "shipped" } : { name: "Valid" }],
       ]),
-    ) as Array<[string, string, Body | undefined]>;
+    ) as Array<[string, string, cases.Body | undefined]>;
 
     it.each(requests)("%s %s is a 400 on params.id", async (method, path, body) => {
       const req = api()[method.toLowerCase() as "get" | "delete" | "patch"](path);
@@ -458,7 +207,7 @@ describe.each(targets)("$name", (target) => {
       ["GET", "/orders", undefined],
       ["PATCH", "/orders", { status: "shipped" }],
       ["DELETE", "/orders", undefined],
-    ] as Array<[string, string, Body | undefined]>)(
+    ] as Array<[string, string, cases.Body | undefined]>)(
       "%s %s/:id with an unknown id is a 404",
       async (method, base, body) => {
         const req = api()[method.toLowerCase() as "get" | "patch" | "delete"](`${base}/${MISSING_ID}`);
@@ -618,28 +367,35 @@ describe.each(targets)("$name", (target) => {
       ["POST /users", "/users"],
       ["POST /auth/login", "/auth/login"],
     ])("%s refuses a body of 1 MiB and one byte with a 413", async (_, path) => {
-      expectProblem(await sendRaw("post", path, jsonOfSize(MiB + 1)), "payloadTooLarge");
+      expectProblem(await sendRaw("post", path, cases.jsonOfSize(cases.MiB + 1)), "payloadTooLarge");
     });
 
     it("accepts a JSON body of exactly 1 MiB", async () => {
-      const text = jsonOfSize(MiB);
-      expect(Buffer.byteLength(text)).toBe(MiB);
+      const text = cases.jsonOfSize(cases.MiB);
+      expect(Buffer.byteLength(text)).toBe(cases.MiB);
       const res = await sendRaw("post", "/echo", text);
       const body = expectJson(res, 200, EchoResponse);
-      expect((body.filler as string).length).toBe(MiB - '{"filler":""}'.length);
+      expect((body.filler as string).length).toBe(cases.MiB - '{"filler":""}'.length);
       // On a validating route the same size reaches validation instead of being a 413.
       expectProblem(await sendRaw("post", "/users", text), "validation", ["body.filler", "body.email", "body.name"]);
     });
 
     it.each([
       ["the method before the content type", "put", "/users", "text/plain", "x", "methodNotAllowed"],
-      ["the content type before the size", "post", "/echo", "text/plain", jsonOfSize(MiB + 1), "unsupportedMediaType"],
+      [
+        "the content type before the size",
+        "post",
+        "/echo",
+        "text/plain",
+        cases.jsonOfSize(cases.MiB + 1),
+        "unsupportedMediaType",
+      ],
       [
         "the size before the JSON syntax",
         "post",
         "/echo",
         "application/json",
-        `${jsonOfSize(MiB + 1)}{`,
+        `${cases.jsonOfSize(cases.MiB + 1)}{`,
         "payloadTooLarge",
       ],
       ["the content type before the path id", "patch", "/users/not-a-uuid", "text/plain", "{}", "unsupportedMediaType"],
@@ -844,7 +600,7 @@ describe.each(targets)("$name", (target) => {
         () => ({ userId: MISSING_ID, productId: fixtureProducts.outOfStock.id, quantity: 1 }),
         ["body.userId"],
       ],
-    ] as Array<[string, () => Body, string[]]>)(
+    ] as Array<[string, () => cases.Body, string[]]>)(
       "an order for %s is a 422 that takes no stock",
       async (_, body, paths) => {
         const before = await stockOf(target, product.id);
@@ -884,7 +640,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itSecret("accepts a token signed with the shared secret (the control for the forged refusals below)", async () => {
-      expectStatus(await me(`Bearer ${await forgeToken(owner)}`), 200);
+      expectStatus(await me(`Bearer ${forgeToken(contract.jwtSecret, owner)}`), 200);
     });
 
     const now = () => Math.floor(Date.now() / 1000);
@@ -910,10 +666,10 @@ describe.each(targets)("$name", (target) => {
           return `Bearer ${header}.${payload}.${signature}`;
         },
       ],
-      ["an unsigned token (alg: none)", async () => `Bearer ${await forgeToken(owner, { alg: "none" })}`],
+      ["an unsigned token (alg: none)", async () => `Bearer ${forgeToken(contract.jwtSecret, owner, { alg: "none" })}`],
       [
         "a token signed with another secret",
-        async () => `Bearer ${await forgeToken(owner, { secret: randomBytes(32).toString("base64url") })}`,
+        async () => `Bearer ${forgeToken(randomBytes(32).toString("base64url"), owner)}`,
       ],
     ] as Array<[string, () => Promise<string | undefined>]>)(
       "GET /auth/me with %s is a 401",
@@ -926,12 +682,13 @@ describe.each(targets)("$name", (target) => {
     itSecret.each([
       [
         "an expired token",
-        async () => `Bearer ${await forgeToken(owner, { issuedAt: now() - 7200, expiresAt: now() - 3600 })}`,
+        async () =>
+          `Bearer ${forgeToken(contract.jwtSecret, owner, { issuedAt: now() - 7200, expiresAt: now() - 3600 })}`,
       ],
-      ["a token signed with HS512", async () => `Bearer ${await forgeToken(owner, { alg: "HS512" })}`],
-      ["a token signed with HS384", async () => `Bearer ${await forgeToken(owner, { alg: "HS384" })}`],
-      ["a token whose subject is not a user id", async () => `Bearer ${await forgeToken("not-a-uuid")}`],
-      ["a token whose subject is no user", async () => `Bearer ${await forgeToken(MISSING_ID)}`],
+      ["a token signed with HS512", async () => `Bearer ${forgeToken(contract.jwtSecret, owner, { alg: "HS512" })}`],
+      ["a token signed with HS384", async () => `Bearer ${forgeToken(contract.jwtSecret, owner, { alg: "HS384" })}`],
+      ["a token whose subject is not a user id", async () => `Bearer ${forgeToken(contract.jwtSecret, "not-a-uuid")}`],
+      ["a token whose subject is no user", async () => `Bearer ${forgeToken(contract.jwtSecret, MISSING_ID)}`],
     ] as Array<[string, () => Promise<string>]>)("GET /auth/me with %s is a 401", async (_, authorization) => {
       expectProblem(await me(await authorization()), "unauthorized");
     });

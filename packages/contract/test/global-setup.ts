@@ -4,10 +4,8 @@
 // src/url-mode.ts), with its JWT_SECRET and DATABASE_URL when they are given.
 import { randomBytes } from "node:crypto";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db";
+import { build, checkUrlTarget, launch, type RunningImplementation, selectImplementations } from "@api-ref/harness";
 import type { TestProject } from "vitest/node";
-import { selectImplementations } from "../src/implementations.ts";
-import { build, launch, type RunningImplementation } from "../src/launcher.ts";
-import { checkUrlTarget } from "../src/url-mode.ts";
 
 export interface Target {
   /** Implementation name (`url` for an external server). */
@@ -59,7 +57,10 @@ export default async function setup(project: TestProject) {
     const builds = [...new Map(impls.filter((i) => i.build).map((i) => [i.dir, i])).values()];
     const [template] = await Promise.all([
       prepareTemplate(server, { name: "contract_template" }),
-      ...builds.map(build),
+      ...builds.map(async (impl) => {
+        const built = await build(impl);
+        if (!built.ok) throw new Error(built.error);
+      }),
     ]);
     const targets: Target[] = [];
     for (const impl of impls) {

@@ -12,11 +12,11 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { NEEDS, sql } from "@api-ref/harness";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
-import { NEEDS } from "../src/url-mode.ts";
-import { contract, http, sql, targets } from "./targets.ts";
+import { contract, http, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
 

@@ -4,8 +4,8 @@
 // body) are checked by the battery and the errors suite. Bounds are the contract's, with slack for a busy machine:
 // what is checked is that a slow client is cut off at all, well before it would finish, not how fast.
 import net from "node:net";
+import { exchange } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
-import { exchange } from "./support/raw-socket.ts";
 import { targets } from "./targets.ts";
 
 const HEADERS_TIMEOUT_MS = 10_000;

@@ -13,11 +13,16 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
+import {
+  type Implementation,
+  launch,
+  NEEDS,
+  type RunningImplementation,
+  selectImplementations,
+  send,
+} from "@api-ref/harness";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Implementation, selectImplementations } from "../src/implementations.ts";
-import { launch, type RunningImplementation } from "../src/launcher.ts";
-import { NEEDS } from "../src/url-mode.ts";
 import {
   canonical,
   type NormalisedResponse,
@@ -34,7 +39,6 @@ import {
   type Step,
   type StepRequest,
 } from "./support/parity-sequence.ts";
-import { rawRequest } from "./support/raw-request.ts";
 import { contract, targets } from "./targets.ts";
 
 const SEED = Number(process.env.CONTRACT_PARITY_SEED ?? 0x9a417e);
@@ -60,14 +64,17 @@ async function runSequence(url: string, steps: readonly Step[]): Promise<{ sent:
   for (const step of steps) {
     const request = resolve(step.request, produced);
     sent.push(request);
+    // Wall-clock times around the exchange, so that timestamps in responses can be attributed to it.
     const sentAt = Date.now();
+    const answer = await send(url, request, { timeoutMs: 15_000 });
+    const receivedAt = Date.now();
     let outcome: Outcome;
-    try {
-      const response = await rawRequest(url, request);
+    if (answer.status === undefined || answer.error !== undefined) {
+      outcome = { error: answer.error ?? "no response", sentAt, receivedAt };
+    } else {
+      const response = { status: answer.status, headers: answer.headers, text: answer.text, sentAt, receivedAt };
       outcome = { response };
       record(step.index, request, response.status, response.text, produced);
-    } catch (error) {
-      outcome = { error: (error as Error).message, sentAt, receivedAt: Date.now() };
     }
     outcomes.push(outcome);
     const answeredAt = "response" in outcome ? outcome.response.receivedAt : outcome.receivedAt;

@@ -1,9 +1,9 @@
 // Every route's success path, over real HTTP: status, headers, and a body the contract's own schemas accept,
 // checked against what the target's database holds at the same moment.
 import { FIXTURE_TIME, fixtureOrders, fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { forgeToken, implementations } from "@api-ref/harness";
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { implementations } from "../src/implementations.ts";
 import {
   EchoResponse,
   Health,
@@ -15,7 +15,6 @@ import {
   PRODUCT_SORTS,
   Product,
   ProductList,
-  type ProductSort,
   Ready,
   RegisterResponse,
   routes,
@@ -27,10 +26,10 @@ import {
   createProduct,
   createUser,
   dbOf,
+  expectIncluded,
   expectJson,
   expectPageOf,
   expectStatus,
-  forgeToken,
   iso,
   JSON_CONTENT_TYPE,
   PRODUCT_COLUMNS,
@@ -44,15 +43,8 @@ import {
   uniqueEmail,
   userJson,
 } from "./support/http-asserts.ts";
+import * as cases from "./support/route-cases.ts";
 import { checksNeeding, contract, http, targets } from "./targets.ts";
-
-const PRODUCT_ORDER: Record<ProductSort, string> = {
-  createdAt: "created_at ASC, id ASC",
-  "-createdAt": "created_at DESC, id ASC",
-  priceCents: "price_cents ASC, id ASC",
-  "-priceCents": "price_cents DESC, id ASC",
-  name: "name ASC, id ASC",
-};
 
 describe.each(targets)("$name", (target) => {
   const api = () => http(target);
@@ -63,23 +55,13 @@ describe.each(targets)("$name", (target) => {
     (await db<{ id: string }>(text, params)).map((row) => row.id);
 
   describe("request ids", () => {
-    it.each([
-      ["a short id", "abc"],
-      ["letters, digits, dots, underscores and dashes", "Req-1.2_x"],
-      ["exactly 128 characters", "r".repeat(128)],
-    ])("echoes a valid x-request-id (%s)", async (_, id) => {
+    it.each(cases.VALID_REQUEST_IDS)("echoes a valid x-request-id (%s)", async (_, id) => {
       const res = await api().get("/health").set("x-request-id", id);
       expectStatus(res, 200);
       expect(res.headers["x-request-id"]).toBe(id);
     });
 
-    it.each([
-      ["129 characters", "r".repeat(129)],
-      ["a space and an exclamation mark", "bad id!"],
-      ["a slash", "a/b"],
-      ["a colon", "a:b"],
-      ["empty", ""],
-    ])("replaces an invalid x-request-id with a fresh UUID (%s)", async (_, id) => {
+    it.each(cases.INVALID_REQUEST_IDS)("replaces an invalid x-request-id with a fresh UUID (%s)", async (_, id) => {
       const res = await api().get("/health").set("x-request-id", id);
       expectStatus(res, 200);
       expect(res.headers["x-request-id"]).toMatch(UUID_PATTERN);
@@ -158,13 +140,7 @@ describe.each(targets)("$name", (target) => {
       expect(again.txnId).not.toBe(txnId);
     });
 
-    it.each([
-      "application/json; charset=utf-8",
-      "application/json;charset=UTF-8",
-      "Application/JSON",
-      "application/vnd.api+json",
-      "application/merge-patch+json",
-    ])("POST /echo accepts a body sent as %s", async (type) => {
+    it.each(cases.JSON_MEDIA_TYPES)("POST /echo accepts a body sent as %s", async (type) => {
       const res = await api().post("/echo").set("content-type", type).send('{"a":[1,{"b":null}]}');
       const body = expectJson(res, 200, EchoResponse);
       expect(body).toEqual({ a: [1, { b: null }], txnId: body.txnId });
@@ -315,12 +291,7 @@ describe.each(targets)("$name", (target) => {
       }
     });
 
-    it.each([
-      ["the smallest price and stock", { priceCents: 0, stock: 0, description: "" }],
-      ["the largest price and stock", { priceCents: 100_000_000, stock: 1_000_000 }],
-      ["the longest name and description", { name: "p".repeat(200), description: "d".repeat(2000) }],
-      ["an explicit null description", { description: null }],
-    ])("POST /products accepts %s", async (_, fields) => {
+    it.each(cases.PRODUCT_EDGE_BODIES)("POST /products accepts %s", async (_, fields) => {
       const product = await createProduct(target, fields);
       expect(product).toMatchObject(fields);
       expect(expectJson(await api().get(`/products/${product.id}`), 200, Product)).toEqual(product);
@@ -358,10 +329,8 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("GET /users", () => {
-    const NEWEST = "ORDER BY created_at DESC, id ASC";
-
     itDb("defaults to page 1 of 20, newest first, with the true total", async () => {
-      const all = await ids(`SELECT id FROM users ${NEWEST}`);
+      const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       const body = expectJson(await api().get("/users"), 200, UserList);
       expectPageOf(body, all, 1, 20);
       const rows = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
@@ -372,7 +341,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itDb("pages with page and limit", async () => {
-      const all = await ids(`SELECT id FROM users ${NEWEST}`);
+      const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       expectPageOf(expectJson(await api().get("/users?page=3&limit=7"), 200, UserList), all, 3, 7);
       expectPageOf(expectJson(await api().get("/users?limit=100&page=2"), 200, UserList), all, 2, 100);
     });
@@ -387,7 +356,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itDb("breaks createdAt ties by id ascending", async () => {
-      const all = await ids(`SELECT id FROM users ${NEWEST}`);
+      const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       const [tie] = await db<{ ids: string[] }>(
         `SELECT array_agg(id::text ORDER BY id) AS ids FROM users GROUP BY created_at HAVING count(*) > 1
          ORDER BY count(*) DESC, created_at DESC LIMIT 1`,
@@ -408,13 +377,9 @@ describe.each(targets)("$name", (target) => {
       expect(shown).toEqual(tied);
     });
 
-    itDb.each([
-      ["part of a name, in any case", "aDa LoVe"],
-      ["part of an e-mail, in any case", "E.TURING"],
-      ["a bare surname", "turing"],
-    ])("filters with q on %s", async (_, q) => {
+    itDb.each(cases.USER_SEARCHES)("filters with q on %s", async (_, q) => {
       const all = await ids(
-        `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${NEWEST}`,
+        `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${cases.NEWEST_FIRST}`,
         [q],
       );
       expect(all.length).toBeGreaterThan(0);
@@ -431,7 +396,7 @@ describe.each(targets)("$name", (target) => {
         ["0% f", percent],
       ] as const) {
         const all = await ids(
-          `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${NEWEST}`,
+          `SELECT id FROM users WHERE strpos(lower(name), lower($1)) > 0 OR strpos(lower(email), lower($1)) > 0 ${cases.NEWEST_FIRST}`,
           [q],
         );
         expect(all).toContain(mine.id);
@@ -442,8 +407,7 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("GET /products", () => {
-    const select = (where: string, sort: ProductSort = "-createdAt") =>
-      `SELECT id FROM products ${where ? `WHERE ${where}` : ""} ORDER BY ${PRODUCT_ORDER[sort]}`;
+    const select = cases.productIdsSql;
 
     itDb("defaults to page 1 of 20, newest first, with the true total", async () => {
       const all = await ids(select(""));
@@ -512,12 +476,7 @@ describe.each(targets)("$name", (target) => {
       expect(top.data[0]?.priceCents).toBe(1999);
     });
 
-    itDb.each([
-      ["minPriceCents alone", "minPriceCents=99000", "price_cents >= 99000"],
-      ["maxPriceCents alone", "maxPriceCents=500", "price_cents <= 500"],
-      ["inStock=true", "inStock=true", "stock > 0"],
-      ["inStock=false", "inStock=false", "stock = 0"],
-    ])("filters by %s", async (_, query, where) => {
+    itDb.each(cases.PRODUCT_FILTERS)("filters by %s", async (_, query, where) => {
       const all = await ids(select(where));
       expect(all.length).toBeGreaterThan(0);
       expectPageOf(expectJson(await api().get(`/products?${query}&limit=100`), 200, ProductList), all, 1, 100);
@@ -539,8 +498,7 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("GET /orders", () => {
-    const select = (where = "") =>
-      `SELECT id FROM orders ${where ? `WHERE ${where}` : ""} ORDER BY created_at DESC, id ASC`;
+    const select = cases.orderIdsSql;
     const busiest = async (column: "user_id" | "product_id") =>
       (
         (await db<{ id: string }>(
@@ -548,39 +506,11 @@ describe.each(targets)("$name", (target) => {
         )) as [{ id: string }]
       )[0].id;
 
-    /** Checks the embedded user/product of each order against the database, and that nothing else is embedded. */
-    async function expectIncluded(orders: Order[], include: { user: boolean; product: boolean }) {
-      const userById = new Map<unknown, unknown>();
-      const productById = new Map<unknown, unknown>();
-      if (target.databaseUrl) {
-        const users = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
-          orders.map((o) => o.userId),
-        ]);
-        const products = await db(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = ANY($1::uuid[])`, [
-          orders.map((o) => o.productId),
-        ]);
-        for (const row of users) userById.set(row.id, userJson(row));
-        for (const row of products) productById.set(row.id, productJson(row));
-      } else {
-        // Without the database, what GET /users/:id and GET /products/:id answer for the same rows.
-        for (const id of new Set(orders.map((o) => o.userId)))
-          userById.set(id, expectJson(await api().get(`/users/${id}`), 200, User));
-        for (const id of new Set(orders.map((o) => o.productId)))
-          productById.set(id, expectJson(await api().get(`/products/${id}`), 200, Product));
-      }
-      for (const order of orders) {
-        expect(order.user).toEqual(include.user ? userById.get(order.userId) : undefined);
-        expect(order.product).toEqual(include.product ? productById.get(order.productId) : undefined);
-        expect("user" in order).toBe(include.user);
-        expect("product" in order).toBe(include.product);
-      }
-    }
-
     itDb("defaults to page 1 of 20, newest first, with the true total and nothing embedded", async () => {
       const all = await ids(select());
       const body = expectJson(await api().get("/orders"), 200, OrderList);
       expectPageOf(body, all, 1, 20);
-      await expectIncluded(body.data, { user: false, product: false });
+      await expectIncluded(target, body.data, { user: false, product: false });
       const rows = await db(
         `SELECT id, user_id, product_id, quantity, unit_price_cents, total_cents, status::text, created_at, updated_at
          FROM orders WHERE id = ANY($1::uuid[])`,
@@ -650,24 +580,14 @@ describe.each(targets)("$name", (target) => {
       expectPageOf(expectJson(await api().get(`/orders?limit=100&page=${page}`), 200, OrderList), all, page, 100);
     });
 
-    itDb.each([
-      ["user", { user: true, product: false }],
-      ["product", { user: false, product: true }],
-      ["user,product", { user: true, product: true }],
-      ["product,user", { user: true, product: true }],
-    ])("embeds what include=%s asks for", async (include, expected) => {
+    itDb.each(cases.ORDER_LIST_INCLUDES)("embeds what include=%s asks for", async (include, expected) => {
       const all = await ids(select("status = 'shipped'"));
       const body = expectJson(await api().get(`/orders?status=shipped&include=${include}&limit=50`), 200, OrderList);
       expectPageOf(body, all, 1, 50);
-      await expectIncluded(body.data, expected);
+      await expectIncluded(target, body.data, expected);
     });
 
-    it.each([
-      ["", { user: false, product: false }],
-      ["?include=user", { user: true, product: false }],
-      ["?include=product", { user: false, product: true }],
-      ["?include=user,product", { user: true, product: true }],
-    ])("GET /orders/:id%s embeds exactly what it asks for", async (query, expected) => {
+    it.each(cases.ORDER_INCLUDES)("GET /orders/:id%s embeds exactly what it asks for", async (query, expected) => {
       const order = expectJson(await api().get(`/orders/${fixtureOrders.delivered.id}${query}`), 200, Order);
       expect(order).toMatchObject({
         id: fixtureOrders.delivered.id,
@@ -678,7 +598,7 @@ describe.each(targets)("$name", (target) => {
         totalCents: fixtureProducts.ordered.priceCents * fixtureOrders.delivered.quantity,
         status: "delivered",
       });
-      await expectIncluded([order], expected);
+      await expectIncluded(target, [order], expected);
     });
   });
 
@@ -765,20 +685,19 @@ describe.each(targets)("$name", (target) => {
       if (target.databaseUrl) expect(await db("SELECT id FROM orders WHERE id = $1", [order.id])).toEqual([]);
     });
 
-    it.each([
-      ["shipped", ["shipped"], 15],
-      ["delivered", ["shipped", "delivered"], 15],
-      ["cancelled", ["cancelled"], 20],
-    ])("DELETE /orders/:id of a %s order leaves the stock as it is", async (_, path, stockAfter) => {
-      const product = await createProduct(target, { stock: 20 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 5 });
-      for (const status of path) {
-        expectJson(await api().patch(`/orders/${order.id}`).send({ status }), 200, Order);
-      }
-      expectStatus(await api().delete(`/orders/${order.id}`), 204);
-      expect(await stockOf(target, product.id)).toBe(stockAfter);
-      expectStatus(await api().get(`/orders/${order.id}`), 404);
-    });
+    it.each(cases.STOCK_KEEPING_DELETES)(
+      "DELETE /orders/:id of a %s order leaves the stock as it is",
+      async (_, path, stockAfter) => {
+        const product = await createProduct(target, { stock: 20 });
+        const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 5 });
+        for (const status of path) {
+          expectJson(await api().patch(`/orders/${order.id}`).send({ status }), 200, Order);
+        }
+        expectStatus(await api().delete(`/orders/${order.id}`), 204);
+        expect(await stockOf(target, product.id)).toBe(stockAfter);
+        expectStatus(await api().get(`/orders/${order.id}`), 404);
+      },
+    );
 
     it("a user and a product can be deleted once their orders are", async () => {
       const user = await createUser(target);
@@ -859,7 +778,7 @@ describe.each(targets)("$name", (target) => {
     });
 
     itSecret("GET /auth/me accepts a token another implementation could have issued", async () => {
-      const token = await forgeToken(fixtureUsers.buyer.id);
+      const token = forgeToken(contract.jwtSecret, fixtureUsers.buyer.id);
       const user = expectJson(await me(token), 200, User);
       expect(user).toEqual({ ...fixtureUsers.buyer, createdAt: FIXTURE_TIME, updatedAt: FIXTURE_TIME });
     });

@@ -28,10 +28,9 @@
 // | GET /auth/me                                        | 1       | one lookup by id                              |
 import { randomUUID } from "node:crypto";
 import { fixtureOrders, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { implementations, NEEDS } from "@api-ref/harness";
 import type { Response, Test } from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
-import { implementations } from "../src/implementations.ts";
-import { NEEDS } from "../src/url-mode.ts";
 import { StatementCounter } from "./support/sql-counter.ts";
 import { http, targets } from "./targets.ts";
 

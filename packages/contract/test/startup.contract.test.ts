@@ -2,9 +2,8 @@
 // alone (no stack trace, no log framing) and exits 2 — what a newcomer with a bad .env sees first.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { implementations, NEEDS, REPO_ROOT } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
-import { implementations, REPO_ROOT } from "../src/implementations.ts";
-import { NEEDS } from "../src/url-mode.ts";
 import { contract, targets } from "./targets.ts";
 
 // Implementations this run started (and so built); none in URL mode, where the server is someone else's.

@@ -1,24 +1,19 @@
-// URL mode's checks of what the user gives (src/url-mode.ts, through `pnpm test:contract --url`), against a small
-// stand-in server that behaves like a freshly seeded implementation signing its tokens with a known secret.
+// URL mode's checks of what the user gives (packages/harness/src/url-mode.ts, through `pnpm test:contract --url`),
+// against a small stand-in server that behaves like a freshly seeded implementation signing its tokens with a known
+// secret.
 import { spawn } from "node:child_process";
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { checkUrlTarget, forgeToken, freePort, UrlTargetError } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../src/launcher.ts";
-import { checkUrlTarget, UrlTargetError } from "../src/url-mode.ts";
 
 const SECRET = "the-stand-in-server-secret";
 
 /** An HS256 token as the implementations issue it. */
-function token(sub: string) {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const now = Math.floor(Date.now() / 1000);
-  const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub, iat: now, exp: now + 3600 })}`;
-  return `${unsigned}.${createHmac("sha256", SECRET).update(unsigned).digest("base64url")}`;
-}
+const token = (sub: string) => forgeToken(SECRET, sub);
 
 let stock: number = fixtureProducts.lowStock.stock;
 const server = http.createServer((req, res) => {

@@ -1,10 +1,6 @@
 // Starting an implementation for one fault: its own database copied from the seeded template, started exactly
-// as in production by the contract's launcher, and cleaned up afterwards.
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { type Implementation, REPO_ROOT } from "@api-ref/contract/implementations";
-import { launch, type RunningImplementation } from "@api-ref/contract/launcher";
-import pg from "pg";
+// as in production by the harness's launcher, and cleaned up afterwards.
+import { build, type Implementation, launch, type RunningImplementation, sql } from "@api-ref/harness";
 
 export interface SuiteDatabase {
   /** Maintenance database of the suite's own server, with the right to create databases. */
@@ -30,21 +26,6 @@ export interface FaultApp {
 
 export const databaseNameFor = (fault: string, impl: Implementation) =>
   `faults_${fault}_${impl.name}`.replace(/\W/g, "_").toLowerCase();
-
-/** Runs one statement (or several) on `url` with a connection of its own. */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
-  url: string,
-  text: string,
-  params: unknown[] = [],
-): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 export function urlFor(adminUrl: string, database: string) {
   const url = new URL(adminUrl);
@@ -122,8 +103,8 @@ export async function startApp(
 }
 
 /**
- * Runs each distinct build command of `impls` once (NestJS compiles; FastAPI exports the contract), as the
- * bench does before starting them. Returns the failures by implementation name.
+ * Runs each distinct build command of `impls` once (NestJS compiles; FastAPI exports the contract), the
+ * production build the bench and the contract suite run too. Returns the failures by implementation name.
  */
 export async function buildImplementations(
   impls: readonly Implementation[],
@@ -135,37 +116,14 @@ export async function buildImplementations(
     if (!impl.build) continue;
     const key = JSON.stringify([impl.dir, impl.build]);
     if (!done.has(key)) {
-      const started = Date.now();
-      const error = await runBuild(impl);
-      done.set(key, error);
+      const built = await build(impl);
+      done.set(key, built.ok ? null : (built.error ?? `building ${impl.name} failed`));
       log(
-        `faults: built ${impl.dir} (${impl.build.command} ${impl.build.args.join(" ")}) in ${Date.now() - started} ms`,
+        `faults: built ${impl.dir} (${impl.build.command} ${impl.build.args.join(" ")}) in ${Math.round(built.ms)} ms`,
       );
     }
     const error = done.get(key);
     if (error) failures[impl.name] = error;
   }
   return failures;
-}
-
-function runBuild(impl: Implementation): Promise<string | null> {
-  const build = impl.build;
-  if (!build) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    const child = spawn(build.command, build.args, {
-      cwd: join(REPO_ROOT, impl.dir),
-      stdio: ["ignore", "pipe", "pipe"],
-      env: process.env,
-    });
-    let output = "";
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4000);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    child.on("error", (error) => resolve(`${build.command} could not run: ${error.message}`));
-    child.on("exit", (code) =>
-      resolve(code === 0 ? null : `build of ${impl.name} failed (exit ${code}):\n${output.trim()}`),
-    );
-  });
 }

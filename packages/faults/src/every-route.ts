@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { routes } from "@api-ref/contract";
 import { fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
-import { describeOutcome, type Exchange, type Outcome, send } from "./http.ts";
+import { describeOutcome, type Exchange, type Outcome, send } from "@api-ref/harness";
 
 export interface RoundStep {
   /** The route template it covers, as in the route table: `GET /users/:id`. */

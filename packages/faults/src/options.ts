@@ -2,7 +2,7 @@
 // CI's budget (about 5 minutes for nine implementations on two cores), `long` is the one to quote figures from.
 // The CLI resolves the options into FaultSettings and hands them to the suite as JSON in FAULTS_SETTINGS.
 import { parseArgs } from "node:util";
-import { selectImplementations } from "@api-ref/contract/implementations";
+import { selectImplementations } from "@api-ref/harness";
 
 export const FAULTS = ["shutdown", "db-outage", "hostile-input", "schema-fuzz", "soak"] as const;
 export type FaultName = (typeof FAULTS)[number];

@@ -5,10 +5,10 @@
 // no decrement without its order).
 import { PROBLEMS } from "@api-ref/contract";
 import { fixtureProducts } from "@api-ref/db/fixtures";
+import type { Exchange, Outcome } from "@api-ref/harness";
+import { describeOutcome, durationMs, jsonOf, keepAliveAgent, send, sql } from "@api-ref/harness";
 import type { FaultApp } from "./app.ts";
-import { sql } from "./app.ts";
 import { runRound } from "./every-route.ts";
-import { describeOutcome, durationMs, type Exchange, jsonOf, keepAliveAgent, type Outcome, send } from "./http.ts";
 import type { FaultSettings } from "./options.ts";
 import type { OutageFigures } from "./report/figures.ts";
 

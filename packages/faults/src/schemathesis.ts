@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { jsonOf, send } from "@api-ref/harness";
 import type { FaultApp } from "./app.ts";
-import { jsonOf, send } from "./http.ts";
 import type { FuzzFigures } from "./report/figures.ts";
 
 export const SCHEMATHESIS_CHECKS = [

@@ -7,10 +7,9 @@
 // of the app wait on that lock and the server has sat idle with them for a while (so it has read every request
 // sent), then sends SIGTERM, and lets the requests go once fresh connections are refused (the shutdown has begun).
 import { randomUUID } from "node:crypto";
+import { describeOutcome, type Exchange, keepAliveAgent, type Outcome, send, sql } from "@api-ref/harness";
 import pg from "pg";
 import type { FaultApp } from "./app.ts";
-import { sql } from "./app.ts";
-import { describeOutcome, type Exchange, keepAliveAgent, type Outcome, send } from "./http.ts";
 import type { ShutdownFigures } from "./report/figures.ts";
 
 export interface ShutdownOptions {

@@ -1,6 +1,6 @@
 // What every fault file imports: the suite's context from global-setup, the implementations to run, and how a
 // test records its figures for the table (vitest task meta, which the JSON report carries too).
-import { type Implementation, selectImplementations } from "@api-ref/contract/implementations";
+import { type Implementation, selectImplementations } from "@api-ref/harness";
 import { expect, inject, type TestContext } from "vitest";
 import { type FaultApp, type SuiteDatabase, startApp } from "../src/app.ts";
 import type { FaultName } from "../src/options.ts";

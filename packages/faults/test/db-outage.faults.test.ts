@@ -1,7 +1,8 @@
 // PostgreSQL stopped under load and started again, for every implementation: quick 503s while it is down,
 // /health alive and /ready not, no exit, every route back within the bound, and the stock ledger exact.
+
+import { sql } from "@api-ref/harness";
 import { describe, it } from "vitest";
-import { sql } from "../src/app.ts";
 import { BASELINE_SQL, runOutage } from "../src/outage.ts";
 import { implementationsFor, note, runFault, settings, suite } from "./context.ts";
 

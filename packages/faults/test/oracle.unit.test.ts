@@ -2,11 +2,11 @@
 // rows of the contract suite's error tables) before it can judge an implementation.
 import { allowHeader, PROBLEMS } from "@api-ref/contract";
 import { fixtureUsers, MISSING_ID } from "@api-ref/db/fixtures";
+import type { Exchange } from "@api-ref/harness";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { requestArbitrary } from "../src/hostile/generate.ts";
 import { expectedFor, isJsonContentType, matchTemplate, parseQuery } from "../src/hostile/oracle.ts";
-import type { Exchange } from "../src/http.ts";
 
 const TOKEN = "Bearer valid.token.here";
 const context = { validAuthorizations: new Set([TOKEN]) };

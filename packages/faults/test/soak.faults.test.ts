@@ -1,6 +1,6 @@
 // A bounded crud-mix soak for every implementation: every answer exact, the process alive, and memory growth
 // from the first to the last quarter reported (heap after GC for Node, RSS for all).
-import { freePort } from "@api-ref/contract/launcher";
+import { freePort } from "@api-ref/harness";
 import { describe, it } from "vitest";
 import { heapProbeEnv } from "../src/soak/memory.ts";
 import { runSoak } from "../src/soak/run.ts";

@@ -3,9 +3,8 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { implementations } from "@api-ref/contract/implementations";
-import { freePort } from "@api-ref/contract/launcher";
 import { fixtureProducts } from "@api-ref/db/fixtures";
+import { freePort, implementations } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
 import { contractRoutes, runRound } from "../src/every-route.ts";
 import { FAULTS, parseCli } from "../src/options.ts";

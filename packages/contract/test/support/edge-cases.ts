@@ -2,7 +2,7 @@
 // differ by default, each written as the exact bytes sent. README "Edges of HTTP" states the decision for each
 // class; `expect` pins it here (status, and the problem type when the answer is a problem), so that the battery
 // checks the decision itself and not only that implementations agree with each other.
-import { createHmac } from "node:crypto";
+import { signToken } from "@api-ref/harness";
 
 export interface EdgeContext {
   /** `host:port` of the target. */
@@ -56,17 +56,13 @@ const json = (ctx: EdgeContext, path: string, body: string | Buffer, contentType
 const get = (ctx: EdgeContext, target: string, headers: Array<[string, string]> = []) =>
   request(ctx, `GET ${target} HTTP/1.1`, headers);
 
-/** HS256 over a header and claims given as JSON text, so that claims of any JSON type can be signed. */
-export function signRaw(secret: string, claimsJson: string, header = '{"alg":"HS256","typ":"JWT"}'): string {
-  const b64 = (s: string) => Buffer.from(s).toString("base64url");
-  const unsigned = `${b64(header)}.${b64(claimsJson)}`;
-  return `${unsigned}.${createHmac("sha256", new TextEncoder().encode(secret)).update(unsigned).digest("base64url")}`;
-}
-
 const now = () => Math.floor(Date.now() / 1000);
 const me = (ctx: EdgeContext, claims: (n: number) => string, header?: string) =>
   get(ctx, "/auth/me", [
-    ["authorization", `Bearer ${signRaw(ctx.jwtSecret, claims(now()).replace("SUB", ctx.userId), header)}`],
+    [
+      "authorization",
+      `Bearer ${signToken(ctx.jwtSecret, claims(now()).replace("SUB", ctx.userId), header === undefined ? {} : { header })}`,
+    ],
   ]);
 
 const ok = [{ status: 200 }];
@@ -918,7 +914,7 @@ export const edgeCases: EdgeCase[] = [
     name: "lower-case scheme: bearer",
     build: (ctx) => ({
       bytes: get(ctx, "/auth/me", [
-        ["authorization", `bearer ${signRaw(ctx.jwtSecret, `{"sub":"${ctx.userId}","exp":${now() + 600}}`)}`],
+        ["authorization", `bearer ${signToken(ctx.jwtSecret, `{"sub":"${ctx.userId}","exp":${now() + 600}}`)}`],
       ]),
     }),
     expect: ok,

@@ -1,13 +1,12 @@
 // Assertions and small builders shared by the routes and errors contract files: one place that knows what a
 // JSON success, a problem response and a page of a list must look like on the wire.
 import { randomBytes } from "node:crypto";
-import net from "node:net";
-import { SignJWT, UnsecuredJWT } from "jose";
+import { exchange, type SocketResponse, sql } from "@api-ref/harness";
 import type { Response } from "supertest";
 import { expect } from "vitest";
 import { z } from "zod";
 import { Order, PROBLEMS, Problem, type ProblemKind, Product, REQUEST_ID_PATTERN, User } from "../../src/index.ts";
-import { contract, http, sql } from "../targets.ts";
+import { type contract, http } from "../targets.ts";
 
 export type Target = (typeof contract.targets)[number];
 
@@ -79,29 +78,24 @@ export function expectProblem(res: Response, kind: ProblemKind, paths?: readonly
   return body;
 }
 
-/** The response body of a HEAD, 204 etc., as the bytes on the wire (a client library would hide them). */
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
 /**
  * Sends one request over a plain socket, exactly as given (no content-length unless `body` is given, so a POST
- * can carry no body at all), and returns exactly what came back (`connection: close`).
+ * can carry no body at all), and returns exactly what came back (`connection: close`), the body of a HEAD or 204
+ * as the bytes on the wire (a client library would hide them).
  *
  * A server may answer before it has read the whole body and close the connection (Fastify and uvicorn do so for
  * a body over the limit, so as not to read what they will refuse). A large body is therefore sent the way a
- * careful client sends it, reading while writing and stopping once answered; and should a write still fail
- * (EPIPE, ECONNRESET), a complete response already received is returned: the answer is what counts.
+ * careful client sends it: the head first, a pause in which a server that refuses on the head alone (413)
+ * answers, then the body in pieces, stopped as soon as an answer arrives. Written in one piece, the rest of it
+ * reached a server that had answered and closed, whose reset could discard its answer before it was read.
  */
-export function rawRequest(
+export async function rawRequest(
   target: { url: string },
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
-) {
+): Promise<SocketResponse> {
   const url = new URL(target.url);
   const head = [
     `${method} ${path} HTTP/1.1`,
@@ -112,44 +106,29 @@ export function rawRequest(
     "",
     "",
   ].join("\r\n");
-  return new Promise<RawResponse>((resolve, reject) => {
-    const socket = net.connect({ host: url.hostname, port: Number(url.port) });
-    const chunks: Buffer[] = [];
-    socket.setTimeout(15_000, () => socket.destroy(new Error(`${method} ${path}: no complete response in 15 s`)));
-    socket.on("connect", () => {
-      if (body === undefined || Buffer.byteLength(body) <= LARGE_BODY_BYTES) {
-        socket.write(body === undefined ? head : head + body);
-        return;
-      }
-      // A large body goes as a client that reads while it writes: the head first, a pause in which a server that
-      // refuses on the head alone (413) answers, then the body in pieces, stopped as soon as an answer arrives.
-      // Written in one piece, the rest of it reached a server that had answered and closed, whose reset could
-      // discard its answer before it was read (EPIPE on the write instead of the 413).
-      socket.write(head);
-      const bytes = Buffer.from(body);
-      let at = 0;
-      const next = () => {
-        if (chunks.length > 0 || socket.destroyed || at >= bytes.length) return;
-        const piece = bytes.subarray(at, at + LARGE_BODY_PIECE_BYTES);
-        at += piece.length;
-        socket.write(piece, () => next());
-      };
-      setTimeout(next, EARLY_ANSWER_WAIT_MS);
-    });
-    socket.on("data", (chunk) => chunks.push(chunk));
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      const early = error.code === "EPIPE" || error.code === "ECONNRESET";
-      const response = early ? parseResponse(Buffer.concat(chunks), method) : undefined;
-      if (response?.complete) resolve(response.response);
-      else reject(error);
-    });
-    socket.on("end", () => {
-      const all = Buffer.concat(chunks);
-      const parsed = parseResponse(all, method);
-      if (parsed === undefined) reject(new Error(`${method} ${path}: no header terminator in ${all.toString()}`));
-      else resolve(parsed.response);
-    });
+  const bytes = Buffer.from(body ?? "");
+  const pieces =
+    bytes.length <= LARGE_BODY_BYTES
+      ? [head + (body ?? "")]
+      : [
+          head,
+          ...Array.from({ length: Math.ceil(bytes.length / LARGE_BODY_PIECE_BYTES) }, (_, i) =>
+            bytes.subarray(i * LARGE_BODY_PIECE_BYTES, (i + 1) * LARGE_BODY_PIECE_BYTES),
+          ),
+        ];
+  const answer = await exchange(target.url, head, {
+    methods: [method],
+    timeoutMs: 15_000,
+    pieces,
+    pauseMs: [EARLY_ANSWER_WAIT_MS],
   });
+  const [response] = answer.responses;
+  if (!response) {
+    throw new Error(
+      `${method} ${path}: no complete response in 15 s${answer.garbage ? ` (received ${answer.garbage})` : answer.closed ? " (connection closed)" : ""}`,
+    );
+  }
+  return response;
 }
 
 /** Bodies above this are sent in pieces (see rawRequest). */
@@ -158,44 +137,8 @@ const LARGE_BODY_PIECE_BYTES = 64 * 1024;
 /** How long a large body waits after the head for a server that answers on the head alone. */
 const EARLY_ANSWER_WAIT_MS = 250;
 
-/** The response in `all`, and whether all of its body is there (by content-length or the last chunk). */
-function parseResponse(all: Buffer, method: string): { response: RawResponse; complete: boolean } | undefined {
-  const split = all.indexOf("\r\n\r\n");
-  if (split < 0) return undefined;
-  const [statusLine = "", ...lines] = all.subarray(0, split).toString("latin1").split("\r\n");
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(":");
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  let rest: Buffer = all.subarray(split + 4);
-  const chunked = /chunked/i.test(headers["transfer-encoding"] ?? "");
-  const declared = headers["content-length"] === undefined ? undefined : Number(headers["content-length"]);
-  const complete =
-    method === "HEAD" ||
-    (chunked
-      ? rest.includes("\r\n0\r\n\r\n") || rest.subarray(0, 5).equals(Buffer.from("0\r\n\r\n"))
-      : declared !== undefined && rest.length >= declared);
-  if (chunked) rest = dechunk(rest);
-  return { response: { status: Number(statusLine.split(" ")[1]), headers, body: rest }, complete };
-}
-
-function dechunk(data: Buffer): Buffer {
-  const out: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = data.indexOf("\r\n", at);
-    if (eol < 0) break;
-    const size = Number.parseInt(data.subarray(at, eol).toString("latin1"), 16);
-    if (!size) break;
-    out.push(data.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-  return Buffer.concat(out);
-}
-
 /** A raw response in the shape the assertions above read (status, headers, parsed body, text). */
-export function asResponse(raw: RawResponse, method: string, path: string): Response {
+export function asResponse(raw: SocketResponse, method: string, path: string): Response {
   const text = raw.body.toString("utf8");
   let body: unknown = {};
   try {
@@ -241,6 +184,35 @@ export async function orderCountOf(target: Target, productId: string): Promise<n
   const res = await http(target).get(`/orders?productId=${productId}&limit=1`);
   expectStatus(res, 200);
   return res.body.total as number;
+}
+
+/** Checks the embedded user/product of each order against the database, and that nothing else is embedded. */
+export async function expectIncluded(target: Target, orders: Order[], include: { user: boolean; product: boolean }) {
+  const db = dbOf(target);
+  const userById = new Map<unknown, unknown>();
+  const productById = new Map<unknown, unknown>();
+  if (target.databaseUrl) {
+    const users = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
+      orders.map((o) => o.userId),
+    ]);
+    const products = await db(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = ANY($1::uuid[])`, [
+      orders.map((o) => o.productId),
+    ]);
+    for (const row of users) userById.set(row.id, userJson(row));
+    for (const row of products) productById.set(row.id, productJson(row));
+  } else {
+    // Without the database, what GET /users/:id and GET /products/:id answer for the same rows.
+    for (const id of new Set(orders.map((o) => o.userId)))
+      userById.set(id, expectJson(await http(target).get(`/users/${id}`), 200, User));
+    for (const id of new Set(orders.map((o) => o.productId)))
+      productById.set(id, expectJson(await http(target).get(`/products/${id}`), 200, Product));
+  }
+  for (const order of orders) {
+    expect(order.user).toEqual(include.user ? userById.get(order.userId) : undefined);
+    expect(order.product).toEqual(include.product ? productById.get(order.productId) : undefined);
+    expect("user" in order).toBe(include.user);
+    expect("product" in order).toBe(include.product);
+  }
 }
 
 /** ISO 8601 with milliseconds, as the API prints timestamps. */
@@ -323,28 +295,7 @@ export async function orderIn(target: Target, base: { userId: string; productId:
 
 // ---- tokens ---------------------------------------------------------------------------------------------------
 
+/** The suite's JWT_SECRET as jose takes it, to verify the tokens the implementations issue. */
 export const secretKey = (secret: string) => new TextEncoder().encode(secret);
-
-/** A JWT for `sub`, by default valid for an hour, HS256 with the suite's JWT_SECRET. */
-export function forgeToken(
-  sub: string,
-  options: { alg?: string; secret?: string; issuedAt?: number; expiresAt?: number } = {},
-): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const alg = options.alg ?? "HS256";
-  const issuedAt = options.issuedAt ?? now;
-  const expiresAt = options.expiresAt ?? now + 3600;
-  if (alg === "none") {
-    return Promise.resolve(
-      new UnsecuredJWT({}).setSubject(sub).setIssuedAt(issuedAt).setExpirationTime(expiresAt).encode(),
-    );
-  }
-  return new SignJWT({})
-    .setProtectedHeader({ alg, typ: "JWT" })
-    .setSubject(sub)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(expiresAt)
-    .sign(secretKey(options.secret ?? contract.jwtSecret));
-}
 
 export const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");

@@ -13,12 +13,22 @@
 // - Problems: `detail` is free text (ignored); `errors` is compared as the sorted set of its paths.
 // - Headers compared: the media type of `content-type`, `location`, `allow`, `x-request-id`.
 import type { StepRequest } from "./parity-sequence.ts";
-import type { RawResponse } from "./raw-request.ts";
 
 export interface NormalisedResponse {
   status: number | "no answer";
   headers: Record<string, string | null>;
   body: unknown;
+}
+
+/** One answer as the parity check keeps it: exactly what came back, and when it was sent and answered. */
+export interface RawResponse {
+  status: number;
+  /** Lower-cased header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  text: string;
+  /** Date.now() just before the request was sent and just after the response ended. */
+  sentAt: number;
+  receivedAt: number;
 }
 
 export type Outcome = { response: RawResponse } | { error: string; sentAt: number; receivedAt: number };

@@ -10,8 +10,8 @@
 // malformed percent-encoding in a query (kept as written, where implementations may decode a part of it).
 // (String lengths need no such allowance: Zod 4 counts code points, as JSON Schema does.)
 import { methodsByPath, PROBLEMS, type RouteSpec, routes } from "@api-ref/contract";
+import type { Exchange } from "@api-ref/harness";
 import type { z } from "zod";
-import type { Exchange } from "../http.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** JSON nested deeper than this (arrays and objects) is malformed JSON; this deep is accepted. */

@@ -3,10 +3,10 @@
 // problem type the contract gives, a problem+json body for errors, a body matching the route's schema for
 // successes, an x-request-id on everything, and never a 5xx. Afterwards the data invariants are checked in SQL.
 import { allowHeader, Problem, REQUEST_ID_PATTERN, routes } from "@api-ref/contract";
+import type { Exchange, Outcome } from "@api-ref/harness";
+import { curlOf, describeOutcome, jsonOf, keepAliveAgent, send, sql } from "@api-ref/harness";
 import fc from "fast-check";
 import type { FaultApp } from "../app.ts";
-import { sql } from "../app.ts";
-import { curlOf, describeOutcome, type Exchange, jsonOf, keepAliveAgent, type Outcome, send } from "../http.ts";
 import type { HostileFigures } from "../report/figures.ts";
 import { type GeneratedRequest, type Pools, requestArbitrary } from "./generate.ts";
 import { type Expected, expectedFor } from "./oracle.ts";

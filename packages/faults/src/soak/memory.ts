@@ -3,7 +3,7 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { send } from "../http.ts";
+import { send } from "@api-ref/harness";
 
 /** The preload that gives heap-used-after-GC of a Node process on a side port. */
 export const HEAP_PROBE = fileURLToPath(new URL("./heap-probe.ts", import.meta.url));

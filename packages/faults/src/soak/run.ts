@@ -1,11 +1,19 @@
 // The soak: the crud-mix load for a bounded time, sampling the process's RSS and, for Node implementations, heap
 // used after a full GC (through the heap probe). Growth from the first to the last quarter is reported, not
 // asserted; what is asserted is that every answer of the load was the exact status its step expects.
+import {
+  CRUD_MIX,
+  type CrudMixContext,
+  type CrudMixPools,
+  createRng,
+  describeOutcome,
+  type Exchange,
+  keepAliveAgent,
+  send,
+  sql,
+} from "@api-ref/harness";
 import type { FaultApp } from "../app.ts";
-import { sql } from "../app.ts";
-import { describeOutcome, keepAliveAgent, send } from "../http.ts";
 import type { SoakFigures } from "../report/figures.ts";
-import { crudMixStep, type MixContext, type MixPools } from "./crud-mix.ts";
 import { heapAfterGc, quarterGrowth, rssOf } from "./memory.ts";
 
 export interface SoakOptions {
@@ -20,25 +28,13 @@ export interface SoakOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MB = 1024 * 1024;
 
-/** mulberry32: the same load for the same seed. */
-function rng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function runSoak(
   app: FaultApp,
   options: SoakOptions,
 ): Promise<{ figures: SoakFigures; violations: string[] }> {
   const ids = async (table: string) =>
     (await sql<{ id: string }>(app.databaseUrl, `SELECT id FROM ${table} ORDER BY id LIMIT 500`)).map((r) => r.id);
-  const pools: MixPools = {
+  const pools: CrudMixPools = {
     userIds: await ids("users"),
     productIds: await ids("products"),
     orderIds: await ids("orders"),
@@ -55,15 +51,21 @@ export async function runSoak(
   let serverErrors = 0;
   const unexpected: string[] = [];
   const worker = async (n: number) => {
-    const r = rng(options.seed + n);
-    const ctx: MixContext = {};
+    const rng = createRng(options.seed + n);
+    const ctx: CrudMixContext = {};
     for (let i = 0; !stop; i++) {
-      const step = crudMixStep(i, ctx, pools, r);
-      const outcome = await send(app.url, step.exchange, { agent, timeoutMs: 30_000 });
+      const step = CRUD_MIX[i % CRUD_MIX.length] as (typeof CRUD_MIX)[number];
+      const request = step.request(ctx, pools, rng);
+      const exchange: Exchange = { method: request.method, path: request.path };
+      if (request.body) {
+        exchange.headers = { "content-type": "application/json" };
+        exchange.body = JSON.stringify(request.body);
+      }
+      const outcome = await send(app.url, exchange, { agent, timeoutMs: 30_000 });
       requests++;
       if ((outcome.status ?? 0) >= 500) serverErrors++;
-      if (outcome.status !== step.status) {
-        unexpected.push(`${describeOutcome(step.exchange, outcome)} (expected ${step.status})`);
+      if (outcome.status !== request.status) {
+        unexpected.push(`${describeOutcome(exchange, outcome)} (expected ${request.status})`);
       } else if (step.remember) {
         ctx[step.remember] = (JSON.parse(outcome.text) as { id: string }).id;
       }

@@ -57,10 +57,9 @@ try {
 } catch (error) {
   console.log(`not seeding: ${(error as Error).message}`);
 }
-try {
-  await build(impl);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
+const built = await build(impl);
+if (!built.ok) {
+  process.stderr.write(`${built.error}\n`);
   await server.stop();
   process.exit(1);
 }

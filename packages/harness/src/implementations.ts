@@ -1,5 +1,5 @@
-// The one list of implementations, read by the contract suite and the benchmark. Adding an implementation
-// means adding one entry here: both pick it up.
+// The one list of implementations, read by the contract suite, the bench and the fault suite. Adding an
+// implementation means adding one entry here: all three pick it up.
 import { fileURLToPath } from "node:url";
 
 export interface Implementation {

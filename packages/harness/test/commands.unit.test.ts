@@ -3,14 +3,14 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { implementations, REPO_ROOT } from "../src/implementations.ts";
+import { implementations, REPO_ROOT } from "../src/index.ts";
 
 describe("root package.json", () => {
   const scripts = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
 
   it.each(["dev", "start"])("has a %s:<name> script for every registered implementation, and no other", (kind) => {
     const expected = Object.fromEntries(
-      implementations.map((i) => [`${kind}:${i.name}`, `node packages/contract/src/${kind}.ts ${i.name}`]),
+      implementations.map((i) => [`${kind}:${i.name}`, `node packages/harness/src/${kind}.ts ${i.name}`]),
     );
     const actual = Object.fromEntries(Object.entries(scripts).filter(([name]) => name.startsWith(`${kind}:`)));
     expect(actual).toEqual(expected);
@@ -19,7 +19,7 @@ describe("root package.json", () => {
 
 describe("pnpm start:<name>", () => {
   const start = (args: string[], env: NodeJS.ProcessEnv) =>
-    spawnSync(process.execPath, [join(REPO_ROOT, "packages/contract/src/start.ts"), ...args], {
+    spawnSync(process.execPath, [join(REPO_ROOT, "packages/harness/src/start.ts"), ...args], {
       env: { PATH: process.env.PATH, ...env },
       encoding: "utf8",
     });

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Implementation, REPO_ROOT, selectImplementations } from "./implementations.ts";
-import { build, freePort } from "./launcher.ts";
+import { build, freePort, waitUntilHealthy } from "./launcher.ts";
 
 const usage = `usage: pnpm start:<implementation> [--port N] [--host HOST]
   reads DATABASE_URL (required: a migrated and seeded database), JWT_SECRET (required, 16+ characters),
@@ -79,12 +79,9 @@ if (impl.language === "python" && !existsSync(impl.start.command)) {
 }
 if (impl.build) {
   process.stderr.write(`${impl.name}: building (${impl.build.command} ${impl.build.args.join(" ")})\n`);
-  try {
-    await build(impl);
-  } catch (error) {
-    // build() includes the build's own output, which is what explains a failed build.
-    fail((error as Error).message);
-  }
+  // The error includes the build's own output, which is what explains a failed build.
+  const built = await build(impl);
+  if (!built.ok) fail(built.error ?? `building ${impl.name} failed`);
 }
 if (port === 0) port = await freePort();
 
@@ -117,21 +114,11 @@ process.on("SIGINT", () => {});
 // The address to reach it at: a wildcard host is reachable on loopback.
 const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
 const url = `http://${reachable}:${port}`;
-const deadline = Date.now() + 60_000;
-for (;;) {
-  if (exitCode !== undefined) fail(`${impl.name} exited with code ${exitCode} before it answered GET /health`);
-  if (Date.now() > deadline) {
-    app.kill("SIGTERM");
-    fail(`${impl.name} did not answer GET ${url}/health within 60 s`);
-  }
-  try {
-    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
-    await res.arrayBuffer();
-    if (res.status === 200) break;
-  } catch {
-    // not listening yet
-  }
-  await new Promise((r) => setTimeout(r, 50));
+const health = await waitUntilHealthy(url, { timeoutMs: 60_000, intervalMs: 50, exited: () => exitCode !== undefined });
+if (health === "exited") fail(`${impl.name} exited with code ${exitCode} before it answered GET /health`);
+if (health === "timeout") {
+  app.kill("SIGTERM");
+  fail(`${impl.name} did not answer GET ${url}/health within 60 s`);
 }
 console.log(`${impl.name} listening on ${url}`);
 // /health does not touch the database; /ready does. Said once, for a server that will answer every query with 503.

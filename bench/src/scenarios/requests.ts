@@ -1,0 +1,247 @@
+// Request builders, each with what a correct answer to it is (status, schema, and a check beyond the schema so
+// that a canned answer fails).
+import { Order, OrderList, Product, ProductList, type ProductSort, User, UserList } from "@api-ref/contract";
+import {
+  drawOrdersQuery,
+  drawProductsQuery,
+  type OrdersQuery,
+  ordersPath,
+  PRODUCT_WORDS,
+  type ProductsQuery,
+  productsPath,
+  type Rng,
+} from "@api-ref/harness";
+import type { BenchRequest, Pools } from "./types.ts";
+
+export const JSON_HEADERS = { "content-type": "application/json" };
+export const POOL_SIZE = 256;
+
+export const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+
+export function sameId(field: string, expected: string) {
+  return (body: unknown) => {
+    const actual = (body as Record<string, unknown>)[field];
+    return actual === expected ? undefined : `${field} is ${JSON.stringify(actual)}, expected ${expected}`;
+  };
+}
+
+export function firstProblem(...checks: Array<string | undefined>) {
+  return checks.find((c) => c !== undefined);
+}
+
+export function isSorted<T>(items: T[], compare: (a: T, b: T) => number) {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1] as T, items[i] as T) > 0) return false;
+  return true;
+}
+
+export const byIdThen =
+  <T extends { id: string }>(key: (item: T) => number | string, descending: boolean) =>
+  (a: T, b: T) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka !== kb) return (ka < kb ? -1 : 1) * (descending ? -1 : 1);
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+
+export function pageCheck(body: unknown, page: number, limit: number) {
+  const b = body as { data: unknown[]; page: number; limit: number };
+  if (b.page !== page) return `page is ${b.page}, expected ${page}`;
+  if (b.limit !== limit) return `limit is ${b.limit}, expected ${limit}`;
+  if (b.data.length > limit) return `${b.data.length} items on a page of ${limit}`;
+  return undefined;
+}
+
+// ---- request builders -----------------------------------------------------------------------------------------
+
+export const getUser = (id: string): BenchRequest => ({
+  method: "GET",
+  path: `/users/${id}`,
+  expect: { status: 200, body: "json", schema: User, check: sameId("id", id) },
+});
+
+export const getProduct = (id: string): BenchRequest => ({
+  method: "GET",
+  path: `/products/${id}`,
+  expect: { status: 200, body: "json", schema: Product, check: sameId("id", id) },
+});
+
+export const getOrder = (id: string, include: string): BenchRequest => ({
+  method: "GET",
+  path: `/orders/${id}?include=${include}`,
+  expect: {
+    status: 200,
+    body: "json",
+    schema: Order,
+    check: (body) => {
+      const o = body as Order;
+      return firstProblem(
+        sameId("id", id)(body),
+        include.includes("user") && o.user?.id !== o.userId ? "user missing or not the order's user" : undefined,
+        include.includes("product") && o.product?.id !== o.productId
+          ? "product missing or not the order's product"
+          : undefined,
+      );
+    },
+  },
+});
+
+const NAME_COLLATOR = new Intl.Collator("en");
+
+/** GET /products with the query's page, size, sort and filters; each answer is checked against all of them. */
+export function productsRequest(query: ProductsQuery): BenchRequest {
+  const { sort, page, limit, minPriceCents: min, maxPriceCents: max, inStock, q } = query;
+  const sortKeys: Record<ProductSort, [(p: Product) => number | string, boolean]> = {
+    createdAt: [(p) => p.createdAt, false],
+    "-createdAt": [(p) => p.createdAt, true],
+    priceCents: [(p) => p.priceCents, false],
+    "-priceCents": [(p) => p.priceCents, true],
+    name: [(p) => p.name, false],
+  };
+  const [key, descending] = sortKeys[sort];
+  return {
+    method: "GET",
+    path: productsPath(query),
+    expect: {
+      status: 200,
+      body: "json",
+      schema: ProductList,
+      check: (body) => {
+        const data = (body as { data: Product[] }).data;
+        return firstProblem(
+          pageCheck(body, page, limit),
+          data.every((p) => (min === undefined || p.priceCents >= min) && (max === undefined || p.priceCents <= max))
+            ? undefined
+            : "a product outside the price filter",
+          inStock && data.some((p) => p.stock === 0) ? "an out-of-stock product with inStock=true" : undefined,
+          q && data.some((p) => !p.name.toLowerCase().includes(q)) ? `a product whose name lacks "${q}"` : undefined,
+          // Names follow the database's collation: C (code units) on the embedded server, a locale elsewhere.
+          isSorted(data, byIdThen(key, descending)) ||
+            (sort === "name" && isSorted(data, (a, b) => NAME_COLLATOR.compare(a.name, b.name)))
+            ? undefined
+            : `not sorted by ${sort} then id`,
+        );
+      },
+    },
+  };
+}
+
+export const productsQuery = (rng: Rng) => productsRequest(drawProductsQuery(rng));
+
+/** GET /orders with users and products included, checked against the query's page, status and user. */
+export function ordersRequest(query: OrdersQuery): BenchRequest {
+  const { page, limit, status, userId } = query;
+  return {
+    method: "GET",
+    path: ordersPath(query),
+    expect: {
+      status: 200,
+      body: "json",
+      schema: OrderList,
+      check: (body) => {
+        const data = (body as { data: Order[] }).data;
+        return firstProblem(
+          pageCheck(body, page, limit),
+          data.every((o) => o.user?.id === o.userId && o.product?.id === o.productId)
+            ? undefined
+            : "an order without its user and product",
+          status && data.some((o) => o.status !== status) ? `an order not ${status}` : undefined,
+          userId && data.some((o) => o.userId !== userId) ? "an order of another user" : undefined,
+          isSorted(
+            data,
+            byIdThen((o) => o.createdAt, true),
+          )
+            ? undefined
+            : "not sorted by createdAt desc then id",
+        );
+      },
+    },
+  };
+}
+
+export const ordersQuery = (rng: Rng, pools: Pools, options: { userFilter?: boolean } = {}) =>
+  ordersRequest(drawOrdersQuery(rng, pools.userIds, options));
+
+/** GET /users?page=…&limit=…, checked for its page and its order. */
+export function usersRequest(page: number, limit: number): BenchRequest {
+  return {
+    method: "GET",
+    path: `/users?page=${page}&limit=${limit}`,
+    expect: {
+      status: 200,
+      body: "json",
+      schema: UserList,
+      check: (b) =>
+        firstProblem(
+          pageCheck(b, page, limit),
+          isSorted(
+            (b as { data: User[] }).data,
+            byIdThen((u) => u.createdAt, true),
+          )
+            ? undefined
+            : "not sorted by createdAt desc then id",
+        ),
+    },
+  };
+}
+
+export function createOrder(userId: string, productId: string, quantity: number): BenchRequest {
+  return {
+    method: "POST",
+    path: "/orders",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ userId, productId, quantity }),
+    expect: {
+      status: 201,
+      body: "json",
+      schema: Order,
+      check: (body, headers) => {
+        const o = body as Order;
+        return firstProblem(
+          o.userId === userId && o.productId === productId && o.quantity === quantity
+            ? undefined
+            : "the order does not match the request",
+          o.totalCents === o.unitPriceCents * quantity ? undefined : "totalCents is not unitPriceCents × quantity",
+          o.status === "pending" ? undefined : `status is ${o.status}, expected pending`,
+          headers.get("location") === `/orders/${o.id}` ? undefined : "location header is not /orders/{id}",
+        );
+      },
+    },
+  };
+}
+
+/** A few-kB nested JSON document whose values come from the run's random seed. */
+export function echoDocument(rng: Rng): Record<string, unknown> {
+  const word = () => PRODUCT_WORDS[rng.int(0, PRODUCT_WORDS.length - 1)] as string;
+  return {
+    requestId: `r-${rng.int(1, 1e9)}`,
+    customer: {
+      id: rng.int(1, 1e6),
+      name: `${word()} ${word()}`,
+      address: { street: `${rng.int(1, 999)} ${word()} street`, city: word(), zip: String(rng.int(10000, 99999)) },
+      tags: times(5, () => word()),
+      vip: rng.next() < 0.5,
+    },
+    items: times(12, (i) => ({
+      sku: `SKU-${rng.int(1000, 9999)}-${i}`,
+      name: `${word()} ${word()} ${word()}`,
+      quantity: rng.int(1, 10),
+      priceCents: rng.int(100, 100000),
+      attributes: { color: word(), size: rng.pick(["S", "M", "L", "XL"]), weightGrams: rng.int(10, 5000) },
+      discounts: times(2, () => ({ code: word().toUpperCase(), percent: rng.int(1, 50) })),
+    })),
+    notes: times(4, () => `${word()} ${word()} ${word()} ${word()} ${word()}`),
+    meta: { source: "bench", version: rng.int(1, 9), nested: { depth: { of: { four: rng.next() } } } },
+  };
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}

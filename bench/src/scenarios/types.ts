@@ -1,0 +1,93 @@
+// What a scenario is: the requests it sends, what a correct answer to each is, and the rows it draws from.
+import type { Rng } from "@api-ref/harness";
+import type { z } from "zod";
+
+export type { Rng } from "@api-ref/harness";
+
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+export interface Expectation {
+  status: number;
+  /** `json`: parsed and checked against `schema`; `text`: checked by `check`; `empty`: no body (204). */
+  body: "json" | "text" | "empty";
+  schema?: z.ZodType;
+  /** A check beyond the schema, so that a canned answer fails: returns what is wrong, or undefined. */
+  check?: (body: unknown, headers: Headers) => string | undefined;
+}
+
+export interface BenchRequest {
+  method: Method;
+  path: string;
+  headers?: Record<string, string>;
+  /** JSON text. */
+  body?: string;
+  expect: Expectation;
+}
+
+/** What a sequence's steps remember per connection (ids of rows created earlier in the same sequence). */
+export type SequenceContext = Record<string, string | undefined>;
+
+export interface Step {
+  label: string;
+  build(ctx: SequenceContext, rng: Rng): BenchRequest;
+  /** Reads what later steps need from the response (e.g. the id of a created row). */
+  onResponse?(status: number, body: string, ctx: SequenceContext): void;
+}
+
+/**
+ * `pool`: independent requests, each connection sends them in its own random order (prebuilt once: no cost per
+ * request in the load generator). `sequence`: steps that depend on earlier responses, cycled per connection.
+ */
+export type Plan = { kind: "pool"; requests: BenchRequest[] } | { kind: "sequence"; steps: Step[] };
+
+/** Rows of the seeded copy that scenarios draw from, sampled afresh every run so nothing can be hard-coded. */
+export interface Pools {
+  userIds: string[];
+  productIds: string[];
+  orderIds: string[];
+  /** Seeded users that can log in with `password`. */
+  logins: Array<{ id: string; email: string }>;
+  password: string;
+  /** Products that write scenarios order from; the harness restocks them before each measured cell. */
+  orderProductIds: string[];
+}
+
+export const SCENARIO_NAMES = [
+  "hello",
+  "health",
+  "echo",
+  "user-by-id",
+  "product-by-id",
+  "products-list",
+  "orders-list",
+  "order-create",
+  "auth-login",
+  "metrics",
+  "crud-mix",
+] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+export type ScenarioKind = "framework" | "database";
+
+export interface Scenario {
+  name: ScenarioName;
+  title: string;
+  /** framework: compared to raw node:http; database: compared to raw node:http + pg. */
+  kind: ScenarioKind;
+  /** Writes rows: the harness restocks `orderProductIds` before each cell, and runs it after the read scenarios. */
+  writes?: boolean;
+  /** Each request depends on an earlier response, so it cannot be pipelined. */
+  sequential?: boolean;
+  /**
+   * Fewest measured seconds, whatever --duration, --smoke or the budget say: at ≈ 15 scrypt logins per second a
+   * shorter run counts too few answers to compare.
+   */
+  minDurationS?: number;
+  /**
+   * Most connections the scenario runs at, whatever --connections says. A scrypt login is ~50 ms of one core:
+   * 100 logins in flight only make a 5 s queue (the latency is then the queue's, not the framework's), and what
+   * the queue holds when a run stops is seconds of work the harness must wait out before the next cell.
+   */
+  maxConnections?: number;
+  plan(pools: Pools, rng: Rng): Plan;
+}
