@@ -1,10 +1,12 @@
 // What both no-framework baselines share: the contract's per-request duties that every implementation also
 // pays for (an x-request-id on every response, http_requests_total and the duration histogram for /metrics),
 // problem+json errors, reading a JSON body, and start-up and shutdown from the environment like every app.
-// Nothing here is a framework: plain node:http handlers, written the way one would by hand.
+// Nothing here is a framework: plain node:http handlers, written the way one would by hand. The metrics are core's
+// own (`@api-ref/core/metrics` loads prom-client only); the problems stay here, so that the raw baselines load
+// neither Zod nor Prisma.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { createHttpMetrics, type HttpMetrics } from "@api-ref/core/metrics";
 
 const PROBLEMS = {
   validation: { status: 400, type: "/problems/validation-error", title: "Validation failed" },
@@ -122,41 +124,13 @@ export function route(template: string, methods: Route["methods"]): Route {
   return { template, pattern, methods };
 }
 
-export function createMetrics(framework: string) {
-  const registry = new Registry();
-  registry.setDefaultLabels({ framework });
-  collectDefaultMetrics({ register: registry });
-  const labelNames = ["method", "route", "status"] as const;
-  const requests = new Counter({
-    name: "http_requests_total",
-    help: "HTTP requests served",
-    labelNames,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "HTTP request duration in seconds",
-    labelNames,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  return {
-    registry,
-    observe(method: string, routeLabel: string, status: number, seconds: number) {
-      const labels = { method, route: routeLabel, status: String(status) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
-    },
-  };
-}
-
 /** A node:http server over a route table, with request ids, metrics and problem+json errors. */
 export function createServer(
   framework: string,
-  routes: (metrics: ReturnType<typeof createMetrics>) => Route[],
+  routes: (metrics: HttpMetrics) => Route[],
   onError: (error: unknown) => Problem,
 ) {
-  const metrics = createMetrics(framework);
+  const metrics = createHttpMetrics(framework);
   const table = routes(metrics);
   return http.createServer((req, res) => {
     const started = process.hrtime.bigint();

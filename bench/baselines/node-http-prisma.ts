@@ -5,7 +5,7 @@
 //   implementation ÷ node-http-prisma  = what the framework costs,
 //   node-http-prisma ÷ node-http-pg     = what the data access (Prisma and its driver adapter) costs.
 import { type OrderStatus, ProblemError } from "@api-ref/contract";
-import { createDataAccess, loadConfig } from "@api-ref/core";
+import { createDataAccess, internalError, loadConfig } from "@api-ref/core";
 import { createServer, invalid, listen, Problem, type ProblemKind, readJson, route, sendJson, UUID } from "./common.ts";
 import { id, includes, int, intParam, onlyKeys, paging, productFields, STATUSES, str, userFields } from "./requests.ts";
 
@@ -168,11 +168,9 @@ const server = createServer(
   ],
   (error) => {
     // packages/core throws the contract's problems (its database errors already translated, 503 included).
-    if (error instanceof ProblemError) {
-      return new Problem(error.kind as ProblemKind, error.message, error.errors, error.headers);
-    }
-    process.stderr.write(`${(error as Error).stack}\n`);
-    return new Problem("internal", "An unexpected error occurred.");
+    if (!(error instanceof ProblemError)) process.stderr.write(`${(error as Error).stack}\n`);
+    const known = error instanceof ProblemError ? error : internalError();
+    return new Problem(known.kind as ProblemKind, known.message, known.errors, known.headers);
   },
 );
 listen(server, () => dataAccess.close());

@@ -14,7 +14,7 @@ const server = createServer(
       POST: async (req, res) => sendJson(res, 200, { ...(await readJson(req)), txnId: randomUUID() }),
     }),
     route("/metrics", {
-      GET: async (_req, res) => sendText(res, 200, await metrics.registry.metrics(), metrics.registry.contentType),
+      GET: async (_req, res) => sendText(res, 200, await metrics.render(), metrics.contentType),
     }),
   ],
   () => new Problem("internal", "An unexpected error occurred."),

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { parseScale } from "@api-ref/db/seed";
 import { type Implementation, implementations } from "@api-ref/harness";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "./scenarios.ts";
-import { BASELINES } from "./targets.ts";
+import { BASELINES, implementationNamed } from "./targets.ts";
 
 export const CONNECTION_CHOICES = [25, 100, 200, 300] as const;
 
@@ -97,7 +97,7 @@ export function estimateSeconds(
 
 export const USAGE = `usage: pnpm bench [options]
 
-  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")})
+  --impl NAME[,NAME...]      implementations to measure (default: the core set ${CORE_IMPLEMENTATIONS.join(", ")}; registered: ${implementations.map((i) => i.name).join(", ")}; NAME[sql]: a Node implementation with DATA_ACCESS=sql)
   --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
   --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
@@ -186,13 +186,18 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const implArg = str("impl");
   if (implArg !== undefined) {
     const wanted = list("impl", implArg);
-    const unknown = wanted.filter((n) => !implementations.some((i) => i.name === n));
+    const unknown = wanted.filter((n) => !implementationNamed(implementations, n));
     if (unknown.length > 0) {
       throw new UsageError(
-        `unknown implementation ${unknown.join(", ")}; known: ${implementations.map((i) => i.name).join(", ")}`,
+        `unknown implementation ${unknown.join(", ")}; known: ${implementations.map((i) => i.name).join(", ")} (NAME[sql] for a Node implementation in DATA_ACCESS=sql mode)`,
       );
     }
-    impls = implementations.filter((i) => wanted.includes(i.name));
+    impls = [
+      ...implementations.filter((i) => wanted.includes(i.name)),
+      ...wanted
+        .filter((n) => n.endsWith("[sql]"))
+        .map((n) => implementationNamed(implementations, n) as Implementation),
+    ];
   }
 
   let scenarioNames: ScenarioName[] = wide

@@ -41,8 +41,11 @@ export interface ScenarioInfo {
   title: string;
   kind: ScenarioKind;
   baseline: string;
-  /** Per implementation language, the baseline that serves it through the implementations' data access. */
-  layers?: Partial<Record<TargetInfo["language"], string>>;
+  /**
+   * Per implementation language (`typescript`, `python`; `typescript[sql]` for implementations in core's sql
+   * data-access mode), the baseline that serves it through the implementations' data access.
+   */
+  layers?: Partial<Record<string, string>>;
 }
 
 export interface CellResult {
@@ -174,6 +177,14 @@ export interface Results {
   summary: SummaryRow[];
   split: SplitRow[];
 }
+
+/** Implementations in core's sql data-access mode (DATA_ACCESS=sql) are measured as rows named `NAME[sql]`. */
+export const SQL_SUFFIX = "[sql]";
+export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
+
+/** The key of ScenarioInfo.layers a target's data-access baseline is found under. */
+export const layerKey = (target: { name: string; language: string }) =>
+  inSqlMode(target.name) ? `${target.language}${SQL_SUFFIX}` : target.language;
 
 const fig = (cells: CellResult[], pick: (c: CellResult) => number | undefined) =>
   cells.map((c) => pick(c) ?? Number.NaN);
@@ -340,8 +351,8 @@ export function splitCosts(
     if (!scenario.layers) continue;
     for (const row of summary) {
       if (row.scenario !== scenario.name || row.role !== "implementation" || row.status !== "ok") continue;
-      const language = targets.find((t) => t.name === row.target)?.language;
-      const layer = language ? scenario.layers[language] : undefined;
+      const target = targets.find((t) => t.name === row.target);
+      const layer = target ? scenario.layers[layerKey(target)] : undefined;
       const layerRow = summary.find(
         (s) => s.scenario === scenario.name && s.connections === row.connections && s.target === layer,
       );

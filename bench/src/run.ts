@@ -26,6 +26,7 @@ import {
   DISTURBANCE_CORES,
   headlineOf,
   LOADGEN_SATURATION,
+  layerKey,
   type Results,
   ratiosOf,
   type ScenarioInfo,
@@ -647,9 +648,9 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
     const scenarioInfos: ScenarioInfo[] = selected.map((name) => {
       const kind = scenarios[name].kind;
       const layers: ScenarioInfo["layers"] = {};
-      for (const language of new Set(options.impls.map((i) => i.language))) {
-        const layer = layerBaselineFor(kind, language);
-        if (layer && targets.some((t) => t.info.name === layer.name)) layers[language] = layer.name;
+      for (const impl of options.impls) {
+        const layer = layerBaselineFor(kind, impl);
+        if (layer && targets.some((t) => t.info.name === layer.name)) layers[layerKey(impl)] = layer.name;
       }
       return {
         name,

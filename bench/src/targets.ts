@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Implementation, REPO_ROOT } from "@api-ref/harness";
+import { inSqlMode, SQL_SUFFIX } from "./results.ts";
 import { type ScenarioKind, type ScenarioName, scenarios } from "./scenarios.ts";
 
 export interface Baseline extends Implementation {
@@ -14,6 +15,18 @@ export interface Baseline extends Implementation {
    */
   layer: "limit" | "data-access";
 }
+
+/** packages/core with no framework around it; listed twice below, in its client and its sql mode. */
+const NODE_HTTP_PRISMA: Baseline = {
+  name: "node-http-prisma",
+  framework: "node-http-prisma",
+  variant: "baseline: node:http + packages/core (Prisma), no framework",
+  language: "typescript",
+  dir: "bench",
+  start: { command: process.execPath, args: ["baselines/node-http-prisma.ts"] },
+  baselineFor: "database",
+  layer: "data-access",
+};
 
 export const BASELINES: readonly Baseline[] = [
   {
@@ -36,16 +49,8 @@ export const BASELINES: readonly Baseline[] = [
     baselineFor: "database",
     layer: "limit",
   },
-  {
-    name: "node-http-prisma",
-    framework: "node-http-prisma",
-    variant: "baseline: node:http + packages/core (Prisma), no framework",
-    language: "typescript",
-    dir: "bench",
-    start: { command: process.execPath, args: ["baselines/node-http-prisma.ts"] },
-    baselineFor: "database",
-    layer: "data-access",
-  },
+  NODE_HTTP_PRISMA,
+  withSqlDataAccess(NODE_HTTP_PRISMA),
   {
     name: "raw-asgi",
     framework: "raw-asgi",
@@ -64,13 +69,42 @@ export const BASELINES: readonly Baseline[] = [
   },
 ];
 
+/**
+ * An implementation in core's `sql` data-access mode (DATA_ACCESS=sql: the hot routes through Prisma's raw-SQL
+ * path), measured as a row of its own named `NAME[sql]`. Its data-access baseline is node-http-prisma[sql].
+ */
+export function withSqlDataAccess<T extends Implementation>(impl: T): T {
+  return {
+    ...impl,
+    name: `${impl.name}${SQL_SUFFIX}`,
+    variant: `${impl.variant}, DATA_ACCESS=sql`,
+    start: { ...impl.start, env: { ...impl.start.env, DATA_ACCESS: "sql" } },
+  };
+}
+
+/** `--impl` names: a registered implementation, or one in sql mode (`NAME[sql]`, Node implementations only). */
+export function implementationNamed(registry: readonly Implementation[], name: string): Implementation | undefined {
+  const base = registry.find((i) => i.name === (inSqlMode(name) ? name.slice(0, -SQL_SUFFIX.length) : name));
+  if (!base || !inSqlMode(name)) return base;
+  return base.language === "typescript" ? withSqlDataAccess(base) : undefined;
+}
+
 /** The limit baseline of a kind of scenario: every ratio is taken to it. */
 export const baselineFor = (kind: ScenarioKind): Baseline =>
   BASELINES.find((b) => b.baselineFor === kind && b.layer === "limit") as Baseline;
 
-/** The data-access baseline of a kind of scenario for implementations in a language, when there is one. */
-export const layerBaselineFor = (kind: ScenarioKind, language: Implementation["language"]): Baseline | undefined =>
-  BASELINES.find((b) => b.baselineFor === kind && b.layer === "data-access" && b.language === language);
+/** The data-access baseline of a kind of scenario for an implementation (its language, and sql mode or not). */
+export const layerBaselineFor = (
+  kind: ScenarioKind,
+  impl: { name: string; language: Implementation["language"] },
+): Baseline | undefined =>
+  BASELINES.find(
+    (b) =>
+      b.baselineFor === kind &&
+      b.layer === "data-access" &&
+      b.language === impl.language &&
+      inSqlMode(b.name) === inSqlMode(impl.name),
+  );
 
 /** The same implementation, started through `taskset -c <cpus>` so that it and every thread it makes stay there. */
 export function pinned(impl: Implementation, cpus: string | undefined): Implementation {
@@ -124,10 +158,12 @@ export function targetsOfScenario(
   scenario: ScenarioName,
 ): string[] {
   const kind = scenarios[scenario].kind;
-  const languages = new Set(options.impls.map((i) => i.language));
-  const baselines = BASELINES.filter(
-    (b) => b.baselineFor === kind && (b.layer === "limit" || languages.has(b.language)),
-  ).map((b) => b.name);
+  const layers = new Set(options.impls.map((i) => layerBaselineFor(kind, i)?.name));
+  // With an implementation in sql mode, the Prisma baseline runs in both modes, side by side.
+  if (layers.has("node-http-prisma[sql]")) layers.add("node-http-prisma");
+  const baselines = BASELINES.filter((b) => b.baselineFor === kind && (b.layer === "limit" || layers.has(b.name))).map(
+    (b) => b.name,
+  );
   const names = [...baselines, ...options.impls.map((i) => i.name)];
   return options.targets.length > 0 ? names.filter((n) => options.targets.some((t) => t.name === n)) : names;
 }

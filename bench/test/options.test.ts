@@ -88,6 +88,24 @@ describe("options", () => {
     expect(() => parse("--repeats", "5", "--max-repeats", "3")).toThrow(/--max-repeats 3 is below --repeats 5/);
   });
 
+  it("NAME[sql]: a Node implementation in DATA_ACCESS=sql mode, beside the Prisma baseline in both modes", () => {
+    const o = parse("--impl", "express,fastify-zod[sql]", "--scenario", "user-by-id");
+    expect(o.impls.map((i) => i.name)).toEqual(["express", "fastify-zod[sql]"]);
+    expect(o.impls[1]?.start.env).toMatchObject({ DATA_ACCESS: "sql" });
+    expect(targetsOfScenario(o, "user-by-id")).toEqual([
+      "node-http-pg",
+      "node-http-prisma",
+      "node-http-prisma[sql]",
+      "express",
+      "fastify-zod[sql]",
+    ]);
+    expect(targetsOfScenario(parse("--impl", "express", "--scenario", "user-by-id"), "user-by-id")).not.toContain(
+      "node-http-prisma[sql]",
+    );
+    expect(() => parse("--impl", "fastapi[sql]")).toThrow(UsageError);
+    expect(() => parse("--impl", "nope[sql]")).toThrow(/unknown implementation nope\[sql\]/);
+  });
+
   it("accepts lists and explicit values", () => {
     const o = parse(
       "--scenario",

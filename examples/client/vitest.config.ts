@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     name: "example-client",
     include: ["test/**/*.test.ts"],
+    // Writes src/generated/openapi.ts from docs/openapi.json first (also done on install).
+    globalSetup: ["./scripts/generate.ts"],
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     testTimeout: 30_000,
     hookTimeout: 180_000,

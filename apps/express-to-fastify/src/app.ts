@@ -21,7 +21,8 @@ import expressRouters, { expressRoute } from "./legacy/express.ts";
 export const FRAMEWORK = "express-to-fastify";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel">;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+    Partial<Pick<AppConfig, "dataAccessMode">>;
 }
 
 /** The API as a Fastify plugin (fastify-plugin, so that its hooks and handlers apply to the whole instance). */

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { notFound, problemHandler } from "./middleware/errors.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
-import { requestId } from "./middleware/request-context.ts";
+import { requestId } from "./middleware/request-id.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";

@@ -179,15 +179,18 @@ class IdParams(Strict):
     id: Id
 
 
-class ListUsersQuery(Strict):
+class Paging(Strict):
+    """`page` and `limit`, the first fields of every list's query (the contract's `...paging`)."""
+
     page: Page = 1
     limit: Limit = DEFAULT_LIMIT
+
+
+class ListUsersQuery(Paging):
     q: Search = None  # type: ignore[assignment]
 
 
-class ListProductsQuery(Strict):
-    page: Page = 1
-    limit: Limit = DEFAULT_LIMIT
+class ListProductsQuery(Paging):
     q: Search = None  # type: ignore[assignment]
     minPriceCents: PriceBound = None  # type: ignore[assignment]
     maxPriceCents: PriceBound = None  # type: ignore[assignment]
@@ -218,9 +221,7 @@ class ListProductsQuery(Strict):
         return result
 
 
-class ListOrdersQuery(Strict):
-    page: Page = 1
-    limit: Limit = DEFAULT_LIMIT
+class ListOrdersQuery(Paging):
     status: OrderStatus = None  # type: ignore[assignment]
     userId: Id = None  # type: ignore[assignment]
     productId: Id = None  # type: ignore[assignment]

@@ -5,6 +5,8 @@ A route declares what it validates in its signature, in the contract's order —
     async def update_user(params: Annotated[IdParams, from_params(IdParams)],
                           body: Annotated[UpdateUserBody, from_body(UpdateUserBody)]): ...
 
+The id every `/{id}` route takes has its alias, as `Db` has in dependencies.py: `params: PathId`.
+
 FastAPI solves dependencies one after another, so the first part that fails answers the request (a 400 whose
 `errors` all start with `params.`, `headers.`, `query.` or `body.`), as in every Node app. The body itself was
 read and parsed earlier, by ContractRoute (routing.py), so that 415, 413 and malformed JSON come first.
@@ -12,12 +14,13 @@ read and parsed earlier, by ContractRoute (routing.py), so that 415, 413 and mal
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
 
+from .models import IdParams
 from .problems import FieldError, validation_problem
 
 M = TypeVar("M", bound=BaseModel)
@@ -85,6 +88,10 @@ def from_params(model: type[M]) -> Any:
         return validate(model, params, "params")
 
     return Depends(validated_params)
+
+
+PathId = Annotated[IdParams, from_params(IdParams)]
+"""The `{id}` of `/users/{id}`, `/products/{id}` and `/orders/{id}`, validated: `params: PathId`."""
 
 
 def from_query(model: type[M]) -> Any:

@@ -28,7 +28,8 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel">;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+    Partial<Pick<AppConfig, "dataAccessMode">>;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
   /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
@@ -46,6 +47,7 @@ export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & Metrics
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,
+      dataAccessMode: config.dataAccessMode,
       dataAccess: given,
     });
     await fastify.register(requestId);

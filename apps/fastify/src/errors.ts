@@ -13,7 +13,7 @@ import {
   unmatched,
   validationProblem,
 } from "@api-ref/contract";
-import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import { hasZodFastifySchemaValidationErrors } from "@fastify/type-provider-zod";
 import type {
   FastifyError,
@@ -92,12 +92,7 @@ export function problemHandler(error: FastifyError, request: FastifyRequest, rep
   if (request.is404) return notFoundHandler(request, reply);
   const known = fromFastify(error);
   if (known) return sendProblem(reply, known);
-  if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, "database unavailable");
-    return sendProblem(reply, problem("unavailable", "The database cannot be reached; try again shortly."));
-  }
-  request.log.error({ err: error }, "unhandled error");
-  return sendProblem(reply, problem("internal", "An unexpected error occurred."));
+  return sendProblem(reply, unexpectedProblem(error, request.log));
 }
 
 // ---- 404 and 405 ----------------------------------------------------------------------------------------------

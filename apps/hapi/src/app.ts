@@ -3,8 +3,8 @@ import { type DataAccess, type HttpMetrics, httpServerOptions } from "@api-ref/c
 import Hapi from "@hapi/hapi";
 import hapiPino from "hapi-pino";
 import type { Logger } from "pino";
+import { problemHandler } from "./plugins/errors.ts";
 import { metricsPlugin } from "./plugins/metrics.ts";
-import { problemsPlugin } from "./plugins/problems.ts";
 import { requestIdPlugin } from "./plugins/request-id.ts";
 import { strictPathsPlugin } from "./plugins/strict-paths.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -35,7 +35,7 @@ export async function buildServer({ dataAccess, metrics, logger, port, host }: S
     listener: createServer(httpServerOptions),
     // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
     router: { isCaseSensitive: true, stripTrailingSlash: false },
-    // No other framework here compresses responses by default; errors are logged by the problems plugin.
+    // No other framework here compresses responses by default; errors are logged by the problem handler (`plugins/errors.ts`).
     compression: false,
     debug: false,
     // With `cleanStop`, Hapi answers an HTTP parse error on a connection whose request is still running through
@@ -45,7 +45,7 @@ export async function buildServer({ dataAccess, metrics, logger, port, host }: S
     operations: { cleanStop: false },
     routes: {
       // Hapi reads and parses the body of every route that is not a GET; here only the routes that take JSON read
-      // one (`jsonPayload`), the others leave it unread as every other implementation does (else a large body on
+      // one (`jsonBody`), the others leave it unread as every other implementation does (else a large body on
       // a 405 would be a 413, and malformed JSON on a DELETE a 400).
       payload: { output: "stream", parse: false, failAction: "ignore" },
       // Rethrow what validation threw: it is already the contract's 400.
@@ -64,7 +64,7 @@ export async function buildServer({ dataAccess, metrics, logger, port, host }: S
   server.listener.removeAllListeners("clientError");
   await server.register(requestIdPlugin);
   await server.register({ plugin: metricsPlugin, options: { metrics } });
-  await server.register({ plugin: problemsPlugin, options: { logger } });
+  await server.register({ plugin: problemHandler, options: { logger } });
   await server.register(strictPathsPlugin);
   if (logger.level !== "silent") {
     // Mounted only when logging is on, so that a benchmark with logging off pays nothing for it.

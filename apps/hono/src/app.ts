@@ -2,7 +2,7 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./env.ts";
-import { notFound, onError } from "./middleware/errors.ts";
+import { notFound, problemHandler } from "./middleware/errors.ts";
 import { jsonCharset } from "./middleware/json-charset.ts";
 import { requestLogger } from "./middleware/logger.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
@@ -43,7 +43,7 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
     .route("/auth", authRoutes(dataAccess));
 
   app.notFound(notFound);
-  app.onError(onError(logger));
+  app.onError(problemHandler(logger));
   return routes;
 }
 

@@ -1,6 +1,13 @@
-// Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
-// connections, lets in-flight requests finish, then closes the database pool and exits 0.
-import { createDataAccess, createHttpMetrics, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
+// Reads the environment, builds the app and its node:http server, and serves until SIGTERM/SIGINT: then the server
+// stops accepting connections, lets in-flight requests finish, closes the database pool and exits 0 (core's
+// `serveUntilSignalled`).
+import {
+  createDataAccess,
+  createHttpMetrics,
+  httpServerOptions,
+  loadConfigOrExit,
+  serveUntilSignalled,
+} from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 import { createNodeServer } from "./paths.ts";
@@ -14,33 +21,4 @@ const app = buildApp({ dataAccess, metrics: createHttpMetrics(FRAMEWORK), logger
 // A plain node:http server around Hono's `fetch` (`serve()`, written out: see `createNodeServer`), given the
 // contract's limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
 const server = createNodeServer(app.fetch, config.host, httpServerOptions);
-server.listen(config.port, config.host, () => {
-  logger.info(`hono listening on http://${config.host}:${config.port}`);
-});
-server.once("error", (error) => {
-  logger.fatal({ err: error }, "could not listen");
-  process.exit(1);
-});
-
-let shuttingDown = false;
-function shutdown(signal: NodeJS.Signals) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  logger.info({ signal }, "shutting down");
-  const timer = setTimeout(() => {
-    logger.error("in-flight requests did not finish in time; closing them");
-    server.closeAllConnections();
-  }, config.shutdownGraceMs);
-  timer.unref();
-  // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once, and a
-  // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
-  server.keepAliveTimeout = 1;
-  server.close(async (error) => {
-    await dataAccess.close();
-    logger.info("stopped");
-    process.exit(error ? 1 : 0);
-  });
-  server.closeIdleConnections();
-}
-process.once("SIGTERM", shutdown);
-process.once("SIGINT", shutdown);
+serveUntilSignalled(server, { name: FRAMEWORK, config, dataAccess, logger });

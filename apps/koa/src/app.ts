@@ -2,7 +2,7 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { problemErrors } from "./middleware/errors.ts";
+import { problemHandler } from "./middleware/errors.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -34,7 +34,7 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
       return next();
     });
   }
-  app.use(problemErrors(logger));
+  app.use(problemHandler(logger));
 
   for (const router of [
     metaRoutes(dataAccess, metrics),

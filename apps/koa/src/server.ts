@@ -1,7 +1,14 @@
-// Reads the environment, listens, and shuts down gracefully: on SIGTERM/SIGINT the server stops accepting
-// connections, lets in-flight requests finish, then closes the database pool and exits 0.
+// Reads the environment, builds the app and its node:http server, and serves until SIGTERM/SIGINT: then the server
+// stops accepting connections, lets in-flight requests finish, closes the database pool and exits 0 (core's
+// `serveUntilSignalled`).
 import { createServer } from "node:http";
-import { createDataAccess, createHttpMetrics, httpServerOptions, loadConfigOrExit } from "@api-ref/core";
+import {
+  createDataAccess,
+  createHttpMetrics,
+  httpServerOptions,
+  loadConfigOrExit,
+  serveUntilSignalled,
+} from "@api-ref/core";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
 
@@ -14,33 +21,4 @@ const app = buildApp({ dataAccess, metrics: createHttpMetrics("koa"), logger });
 // server here, with the contract's limits stated (head size, time for the head and for the whole request,
 // keep-alive; see @api-ref/core's limits.ts).
 const server = createServer(httpServerOptions, app.callback());
-server.listen(config.port, config.host, () => {
-  logger.info(`koa listening on http://${config.host}:${config.port}`);
-});
-server.once("error", (error) => {
-  logger.fatal({ err: error }, "could not listen");
-  process.exit(1);
-});
-
-let shuttingDown = false;
-function shutdown(signal: NodeJS.Signals) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  logger.info({ signal }, "shutting down");
-  const timer = setTimeout(() => {
-    logger.error("in-flight requests did not finish in time; closing them");
-    server.closeAllConnections();
-  }, config.shutdownGraceMs);
-  timer.unref();
-  // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once, and a
-  // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
-  server.keepAliveTimeout = 1;
-  server.close(async (error) => {
-    await dataAccess.close();
-    logger.info("stopped");
-    process.exit(error ? 1 : 0);
-  });
-  server.closeIdleConnections();
-}
-process.once("SIGTERM", shutdown);
-process.once("SIGINT", shutdown);
+serveUntilSignalled(server, { name: "koa", config, dataAccess, logger });

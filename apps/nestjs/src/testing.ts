@@ -19,6 +19,7 @@ export const TEST_CONFIG: AppConfig = {
   logLevel: "silent",
   poolSize: 1,
   shutdownGraceMs: 1000,
+  dataAccessMode: "client",
 };
 
 /** The application of `moduleRef` on `platform`, configured as `createApp()` does and initialised. */

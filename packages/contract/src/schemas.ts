@@ -1,5 +1,7 @@
 // The API of docs/api.md as Zod schemas: one source for validation (every Node app), types, the OpenAPI
 // document, the JSON Schemas of Fastify's JSON-Schema mode and the contract suite's response checks.
+// Each schema has a type of the same name beside it (`type IdParams = z.output<typeof IdParams>`), its parsed value:
+// apps import both from here and never re-declare one.
 import { z } from "zod";
 
 // ---- building blocks ---------------------------------------------------------------------------------------
@@ -70,11 +72,14 @@ export const User = z.strictObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
+export type User = z.output<typeof User>;
 
 export const CreateUserBody = z.strictObject({ email: Email, name: UserName });
+export type CreateUserBody = z.output<typeof CreateUserBody>;
 export const UpdateUserBody = CreateUserBody.partial().refine((b) => Object.keys(b).length > 0, {
   error: "must contain at least one field",
 });
+export type UpdateUserBody = z.output<typeof UpdateUserBody>;
 
 export const MAX_PRICE_CENTS = 100_000_000;
 export const MAX_STOCK = 1_000_000;
@@ -90,6 +95,7 @@ export const Product = z.strictObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
+export type Product = z.output<typeof Product>;
 
 export const CreateProductBody = z.strictObject({
   name: text().min(1).max(200),
@@ -97,12 +103,15 @@ export const CreateProductBody = z.strictObject({
   priceCents: PriceCents,
   stock: Stock,
 });
+export type CreateProductBody = z.output<typeof CreateProductBody>;
 export const UpdateProductBody = CreateProductBody.partial().refine((b) => Object.keys(b).length > 0, {
   error: "must contain at least one field",
 });
+export type UpdateProductBody = z.output<typeof UpdateProductBody>;
 
 export const ORDER_STATUSES = ["pending", "shipped", "delivered", "cancelled"] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.output<typeof OrderStatus>;
 
 /** The only transitions an order may take; anything else is a 409. */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -125,13 +134,16 @@ export const Order = z.strictObject({
   user: User.optional(),
   product: Product.optional(),
 });
+export type Order = z.output<typeof Order>;
 
 export const CreateOrderBody = z.strictObject({
   userId: Id,
   productId: Id,
   quantity: z.int().min(1).max(100),
 });
+export type CreateOrderBody = z.output<typeof CreateOrderBody>;
 export const UpdateOrderBody = z.strictObject({ status: OrderStatus });
+export type UpdateOrderBody = z.output<typeof UpdateOrderBody>;
 
 export const ORDER_INCLUDES = ["user", "product"] as const;
 /** `include=user,product`: a comma list of known relations, each at most once. */
@@ -154,23 +166,29 @@ const Include = text()
 // ---- auth ---------------------------------------------------------------------------------------------------
 
 export const RegisterBody = z.strictObject({ email: Email, name: UserName, password: Password });
+export type RegisterBody = z.output<typeof RegisterBody>;
 export const LoginBody = z.strictObject({
   email: text().min(1).max(254),
   password: text().min(1).max(128),
 });
+export type LoginBody = z.output<typeof LoginBody>;
 export const TOKEN_TTL_SECONDS = 3600;
 export const RegisterResponse = z.strictObject({ user: User, token: z.string() });
+export type RegisterResponse = z.output<typeof RegisterResponse>;
 export const LoginResponse = z.strictObject({
   token: z.string(),
   tokenType: z.literal("Bearer"),
   expiresIn: z.literal(TOKEN_TTL_SECONDS),
 });
+export type LoginResponse = z.output<typeof LoginResponse>;
 
 // ---- params and queries -------------------------------------------------------------------------------------
 
 export const IdParams = z.strictObject({ id: Id });
+export type IdParams = z.output<typeof IdParams>;
 
 export const ListUsersQuery = z.strictObject({ ...paging, q: search.optional() });
+export type ListUsersQuery = z.output<typeof ListUsersQuery>;
 
 export const PRODUCT_SORTS = ["createdAt", "-createdAt", "priceCents", "-priceCents", "name"] as const;
 export const ListProductsQuery = z
@@ -198,7 +216,10 @@ export const ListOrdersQuery = z.strictObject({
   productId: Id.optional(),
   include: Include.optional(),
 });
+export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
+export type ListProductsQuery = z.output<typeof ListProductsQuery>;
 export const GetOrderQuery = z.strictObject({ include: Include.optional() });
+export type GetOrderQuery = z.output<typeof GetOrderQuery>;
 
 // ---- lists, misc --------------------------------------------------------------------------------------------
 
@@ -211,13 +232,20 @@ export const listOf = <T extends z.ZodType>(item: T) =>
     pages: z.int().min(0),
   });
 export const UserList = listOf(User);
+export type UserList = z.output<typeof UserList>;
 export const ProductList = listOf(Product);
+export type ProductList = z.output<typeof ProductList>;
 export const OrderList = listOf(Order);
+export type OrderList = z.output<typeof OrderList>;
 
 export const Health = z.strictObject({ status: z.literal("ok"), timestamp: z.int(), framework: z.string().min(1) });
+export type Health = z.output<typeof Health>;
 export const Ready = z.strictObject({ status: z.literal("ok") });
+export type Ready = z.output<typeof Ready>;
 export const EchoBody = z.record(z.string(), z.unknown());
+export type EchoBody = z.output<typeof EchoBody>;
 export const EchoResponse = z.looseObject({ txnId: z.uuidv4() });
+export type EchoResponse = z.output<typeof EchoResponse>;
 
 /** Request id: the client's own when it is 1–128 characters of [A-Za-z0-9._-], else a fresh UUID. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -232,26 +260,10 @@ export const CreateOrderHeaders = z.object({
 });
 export type CreateOrderHeaders = z.output<typeof CreateOrderHeaders>;
 
-// ---- types --------------------------------------------------------------------------------------------------
+// ---- types beyond the schemas' own ---------------------------------------------------------------------------
 
-export type User = z.output<typeof User>;
-export type Product = z.output<typeof Product>;
-export type Order = z.output<typeof Order>;
-export type OrderStatus = z.output<typeof OrderStatus>;
 export type OrderInclude = (typeof ORDER_INCLUDES)[number];
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
-export type CreateUserBody = z.output<typeof CreateUserBody>;
-export type UpdateUserBody = z.output<typeof UpdateUserBody>;
-export type CreateProductBody = z.output<typeof CreateProductBody>;
-export type UpdateProductBody = z.output<typeof UpdateProductBody>;
-export type CreateOrderBody = z.output<typeof CreateOrderBody>;
-export type UpdateOrderBody = z.output<typeof UpdateOrderBody>;
-export type RegisterBody = z.output<typeof RegisterBody>;
-export type LoginBody = z.output<typeof LoginBody>;
-export type ListUsersQuery = z.output<typeof ListUsersQuery>;
-export type ListProductsQuery = z.output<typeof ListProductsQuery>;
-export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
-export type GetOrderQuery = z.output<typeof GetOrderQuery>;
 export interface Page<T> {
   data: T[];
   page: number;

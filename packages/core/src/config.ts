@@ -10,7 +10,13 @@ export interface AppConfig {
   poolSize: number;
   /** How long a graceful shutdown may take before the process gives up on in-flight requests. */
   shutdownGraceMs: number;
+  /** Which query path the data access takes (DATA_ACCESS): Prisma's client API, or its raw-SQL path. */
+  dataAccessMode: DataAccessMode;
 }
+
+/** `client`: Prisma's query API (the default); `sql`: the hot routes through Prisma's raw-SQL path ($queryRaw). */
+export const DATA_ACCESS_MODES = ["client", "sql"] as const;
+export type DataAccessMode = (typeof DATA_ACCESS_MODES)[number];
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -19,7 +25,7 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE; throws one message listing every problem. */
+/** Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, DATA_ACCESS; throws one message listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
   const port = Number(env.PORT ?? 3000);
@@ -38,6 +44,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   } catch (error) {
     problems.push((error as Error).message);
   }
+  const dataAccessMode = (env.DATA_ACCESS || "client") as DataAccessMode;
+  if (!DATA_ACCESS_MODES.includes(dataAccessMode))
+    problems.push(`DATA_ACCESS must be one of ${DATA_ACCESS_MODES.join(", ")}, got "${env.DATA_ACCESS}"`);
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
   return {
     port,
@@ -47,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     poolSize,
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+    dataAccessMode,
   };
 }
 

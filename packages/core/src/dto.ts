@@ -2,7 +2,7 @@
 import type { Order as OrderDto, Product as ProductDto, User as UserDto } from "@api-ref/contract";
 import type { Order, Product, User } from "@api-ref/db";
 
-type UserRow = Omit<User, "passwordHash">;
+export type UserRow = Omit<User, "passwordHash">;
 
 export const toUser = (u: UserRow): UserDto => ({
   id: u.id,

@@ -78,10 +78,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A failed raw query's PostgreSQL SQLSTATE (`$queryRaw`, DATA_ACCESS=sql): Prisma reports it as P2010 "Raw query
+ * failed", with the database's code in `meta.driverAdapterError.cause.originalCode`, where the client API has
+ * P2002, P2003….
+ */
+const rawQueryState = (e: Prisma.PrismaClientKnownRequestError) =>
+  e.code === "P2010"
+    ? (e.meta as { driverAdapterError?: { cause?: { originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause
+        ?.originalCode
+    : undefined;
+
 export const isUniqueViolation = (e: unknown) =>
-  e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+  e instanceof Prisma.PrismaClientKnownRequestError && (e.code === "P2002" || rawQueryState(e) === "23505");
 export const isForeignKeyViolation = (e: unknown) =>
-  e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2003";
+  e instanceof Prisma.PrismaClientKnownRequestError && (e.code === "P2003" || rawQueryState(e) === "23503");
 export const isRecordNotFound = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025";
 
 /** Lets a ProblemError through, turns a transient data-access failure into a 503 and rethrows anything else as it is. */
@@ -90,4 +101,29 @@ export function translate(error: unknown): never {
   if (isDatabaseUnavailable(error))
     throw problem("unavailable", "The database cannot answer right now; try again shortly.", { cause: error });
   throw error;
+}
+
+/** 503 for an error `isDatabaseUnavailable` recognises. */
+export const databaseUnavailable = () => problem("unavailable", "The database cannot be reached; try again shortly.");
+/** 500 for anything else: no details leave the process. */
+export const internalError = () => problem("internal", "An unexpected error occurred.");
+
+/** The two pino methods `unexpectedProblem` uses (any pino `Logger` fits). */
+export interface ErrorLogger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * The last step of every app's error handler, for an error that is none of the contract's or the framework's own:
+ * 503 when the database cannot be reached (logged as a warning), else 500 (logged as an error, with no details in
+ * the response).
+ */
+export function unexpectedProblem(error: unknown, log: ErrorLogger): ProblemError {
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ err: error }, "database unavailable");
+    return databaseUnavailable();
+  }
+  log.error({ err: error }, "unhandled error");
+  return internalError();
 }

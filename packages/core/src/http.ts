@@ -1,7 +1,7 @@
 // Small HTTP rules of the contract that are the same in every framework: request ids, which bodies count as
 // JSON, how JSON is parsed safely. Each app calls them from its own hooks or middleware.
 import { randomUUID } from "node:crypto";
-import { problem, REQUEST_ID_PATTERN } from "@api-ref/contract";
+import { type ProblemError, problem, REQUEST_ID_PATTERN } from "@api-ref/contract";
 import secureJson from "secure-json-parse";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -10,6 +10,15 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export function requestIdFrom(header: string | string[] | undefined): string {
   return typeof header === "string" && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
 }
+
+/** A request announces a body: chunked, or a `content-length` above 0 (no header and `0` both mean none). */
+export function hasBody(headers: { "content-length"?: string; "transfer-encoding"?: string }): boolean {
+  return headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
+}
+
+/** A body is announced and it is not JSON (or is content-encoded): the contract's 415, before a byte is read. */
+export const hasNonJsonBody = (headers: Parameters<typeof hasBody>[0] & Parameters<typeof isJsonBody>[0]) =>
+  hasBody(headers) && !isJsonBody(headers);
 
 /** `application/json` or any `application/*+json`, with at most a UTF-8 charset. */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -32,6 +41,26 @@ export function isJsonBody(headers: { "content-type"?: string; "content-encoding
 export const unsupportedMediaType = () => problem("unsupportedMediaType", "Send the body as application/json (UTF-8).");
 export const payloadTooLarge = () => problem("payloadTooLarge", `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
 export const malformedJson = () => problem("malformedJson", "The body is not valid JSON.");
+/**
+ * raw-body's errors (and body-parser's, which reads with raw-body) carry a `type`: the contract's problem for each,
+ * for the apps that read bodies with them (Express, Koa); `undefined` for any other error.
+ */
+export function fromRawBodyError(error: unknown): ProblemError | undefined {
+  switch ((error as { type?: unknown } | null)?.type) {
+    case "entity.too.large":
+      return payloadTooLarge();
+    case "charset.unsupported":
+    case "encoding.unsupported":
+      return unsupportedMediaType();
+    case "entity.parse.failed":
+    case "request.aborted":
+    case "request.size.invalid":
+      return malformedJson();
+    default:
+      return undefined;
+  }
+}
+
 export const prototypePoisoning = () =>
   problem("validation", "The body carries forbidden keys.", {
     errors: [{ path: "body", message: "must not contain __proto__ or constructor.prototype keys" }],

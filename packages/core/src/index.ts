@@ -1,8 +1,12 @@
 import { createPrismaClient, type PrismaClient } from "@api-ref/db";
 import { authRepository } from "./auth.ts";
+import type { DataAccessMode } from "./config.ts";
 import { translate } from "./errors.ts";
+import { ordersSqlQueries, takeStockInOneStatement } from "./orders.sql.ts";
 import { ordersRepository } from "./orders.ts";
+import { productsSqlQueries } from "./products.sql.ts";
 import { productsRepository } from "./products.ts";
+import { usersSqlQueries } from "./users.sql.ts";
 import { usersRepository } from "./users.ts";
 
 export * from "./auth.ts";
@@ -12,23 +16,35 @@ export * from "./errors.ts";
 export * from "./http.ts";
 export * from "./limits.ts";
 export * from "./metrics.ts";
+export { ordersSqlQueries, takeStockInOneStatement } from "./orders.sql.ts";
 export * from "./orders.ts";
+export { productsSqlQueries } from "./products.sql.ts";
 export * from "./products.ts";
+export * from "./serve.ts";
+export { usersSqlQueries } from "./users.sql.ts";
 export * from "./users.ts";
 
 export interface DataAccessOptions {
   databaseUrl: string;
   jwtSecret: string;
   poolSize?: number;
+  /**
+   * `client` (default): every query through Prisma's client API. `sql`: the hot routes (get by id, the lists,
+   * order creation) through Prisma's raw-SQL path (`$queryRaw`), everything else as in `client`.
+   */
+  dataAccessMode?: DataAccessMode;
 }
 
 /** The data access every Node app wires in its own way (middleware state, decorator, provider). */
-export function createDataAccess({ databaseUrl, jwtSecret, poolSize }: DataAccessOptions) {
+export function createDataAccess({ databaseUrl, jwtSecret, poolSize, dataAccessMode = "client" }: DataAccessOptions) {
   const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, poolSize });
+  const sql = dataAccessMode === "sql";
   return {
-    users: usersRepository(prisma),
-    products: productsRepository(prisma),
-    orders: ordersRepository(prisma),
+    users: sql ? { ...usersRepository(prisma), ...usersSqlQueries(prisma) } : usersRepository(prisma),
+    products: sql ? { ...productsRepository(prisma), ...productsSqlQueries(prisma) } : productsRepository(prisma),
+    orders: sql
+      ? { ...ordersRepository(prisma, takeStockInOneStatement), ...ordersSqlQueries(prisma) }
+      : ordersRepository(prisma),
     auth: authRepository(prisma, jwtSecret),
     /** Readiness: one round trip to the database; a 503 problem when it cannot be reached. */
     async ping() {

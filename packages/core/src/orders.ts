@@ -12,11 +12,10 @@ import {
   type ProblemKind,
   problem,
 } from "@api-ref/contract";
-import type { Prisma, PrismaClient } from "@api-ref/db";
+import type { Order, Prisma, PrismaClient } from "@api-ref/db";
 import { page, toOrder } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-
-const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "asc" }] as const;
+import { NEWEST_FIRST, pageWindow } from "./search.ts";
 
 export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
 
@@ -28,7 +27,7 @@ function includeArg(include: OrderInclude[] | undefined) {
   } satisfies Prisma.OrderInclude;
 }
 
-const unknownReference = (field: "userId" | "productId", id: string) =>
+export const unknownReference = (field: "userId" | "productId", id: string) =>
   problem("unprocessable", `No ${field === "userId" ? "user" : "product"} has the id ${id}.`, {
     errors: [{ path: `body.${field}`, message: "does not name an existing record" }],
   });
@@ -58,47 +57,74 @@ function problemFromRecord(status: number, body: Problem): ProblemError {
   return new ProblemError(kind ?? "conflict", body.detail, body.errors ? { errors: body.errors } : {});
 }
 
-export function ordersRepository(prisma: PrismaClient) {
-  /** Takes the stock and records the order in one transaction: a conditional decrement never oversells. */
+/** A client, or the one an interactive transaction hands its callback. */
+export type Db = PrismaClient | Prisma.TransactionClient;
+
+/**
+ * Takes the stock for an order and records it, or returns nothing when no stock was taken (too little left, or
+ * an unknown product). `atomic`: it does both in one statement, so that it needs no transaction of its own.
+ */
+export interface StockTaker {
+  (db: Db, body: CreateOrderBody): Promise<Order | undefined>;
+  atomic: boolean;
+}
+
+/** Prisma's client API: a conditional decrement, then the insert (two statements, so in a transaction). */
+const takeStockWithClient: StockTaker = Object.assign(
+  async (db: Db, body: CreateOrderBody) => {
+    const [product] = await db.product.updateManyAndReturn({
+      where: { id: body.productId, stock: { gte: body.quantity } },
+      data: { stock: { decrement: body.quantity } },
+      select: { priceCents: true },
+    });
+    if (!product) return undefined;
+    return db.order.create({
+      data: {
+        userId: body.userId,
+        productId: body.productId,
+        quantity: body.quantity,
+        unitPriceCents: product.priceCents,
+        totalCents: product.priceCents * body.quantity,
+      },
+    });
+  },
+  { atomic: false },
+);
+
+/** Why no stock was taken: unknown references are a 422 whatever the stock; only then is a shortage a 409. */
+async function refuseOrder(db: Db, body: CreateOrderBody): Promise<never> {
+  const [productRow, userRow] = await Promise.all([
+    db.product.findUnique({ where: { id: body.productId }, select: { stock: true } }),
+    db.user.findUnique({ where: { id: body.userId }, select: { id: true } }),
+  ]);
+  if (!productRow) throw unknownReference("productId", body.productId);
+  if (!userRow) throw unknownReference("userId", body.userId);
+  throw problem("conflict", `Only ${productRow.stock} left in stock; ${body.quantity} requested.`, {
+    errors: [{ path: "body.quantity", message: "exceeds the stock left" }],
+  });
+}
+
+/**
+ * The orders' data access. `takeStock` is the one step the query path changes (DATA_ACCESS=sql passes
+ * orders.sql.ts's single statement); the rules around it (refusals, idempotency, transitions) are these.
+ */
+export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = takeStockWithClient) {
+  /** Takes the stock and records the order atomically: a conditional decrement never oversells. */
   async function placeOrder(body: CreateOrderBody, idempotencyKey?: string): Promise<OrderDto> {
-    try {
-      return await prisma.$transaction(async (tx) => {
-        const [product] = await tx.product.updateManyAndReturn({
-          where: { id: body.productId, stock: { gte: body.quantity } },
-          data: { stock: { decrement: body.quantity } },
-          select: { priceCents: true },
+    const run = async (db: Db) => {
+      const row = await takeStock(db, body);
+      if (!row) return refuseOrder(db, body);
+      const order = toOrder(row);
+      if (idempotencyKey) {
+        await db.idempotencyKey.update({
+          where: { key: idempotencyKey },
+          data: { responseStatus: 201, responseBody: order, completedAt: new Date() },
         });
-        if (!product) {
-          // Unknown references are a 422 whatever the stock; only then is a shortage a 409.
-          const [productRow, userRow] = await Promise.all([
-            tx.product.findUnique({ where: { id: body.productId }, select: { stock: true } }),
-            tx.user.findUnique({ where: { id: body.userId }, select: { id: true } }),
-          ]);
-          if (!productRow) throw unknownReference("productId", body.productId);
-          if (!userRow) throw unknownReference("userId", body.userId);
-          throw problem("conflict", `Only ${productRow.stock} left in stock; ${body.quantity} requested.`, {
-            errors: [{ path: "body.quantity", message: "exceeds the stock left" }],
-          });
-        }
-        const order = toOrder(
-          await tx.order.create({
-            data: {
-              userId: body.userId,
-              productId: body.productId,
-              quantity: body.quantity,
-              unitPriceCents: product.priceCents,
-              totalCents: product.priceCents * body.quantity,
-            },
-          }),
-        );
-        if (idempotencyKey) {
-          await tx.idempotencyKey.update({
-            where: { key: idempotencyKey },
-            data: { responseStatus: 201, responseBody: order, completedAt: new Date() },
-          });
-        }
-        return order;
-      });
+      }
+      return order;
+    };
+    try {
+      return await (idempotencyKey || !takeStock.atomic ? prisma.$transaction(run) : run(prisma));
     } catch (error) {
       if (isForeignKeyViolation(error)) throw unknownReference("userId", body.userId);
       translate(error);
@@ -113,8 +139,7 @@ export function ordersRepository(prisma: PrismaClient) {
           prisma.order.findMany({
             where,
             orderBy: [...NEWEST_FIRST],
-            skip: (pageNumber - 1) * limit,
-            take: limit,
+            ...pageWindow(pageNumber, limit),
             include: includeArg(include),
           }),
           prisma.order.count({ where }),

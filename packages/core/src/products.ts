@@ -8,7 +8,7 @@ import {
 import type { Prisma, PrismaClient } from "@api-ref/db";
 import { page, toProduct } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-import { containsInsensitive } from "./search.ts";
+import { containsInsensitive, pageWindow } from "./search.ts";
 
 const SORTS: Record<ProductSort, Prisma.ProductOrderByWithRelationInput[]> = {
   createdAt: [{ createdAt: "asc" }, { id: "asc" }],
@@ -30,7 +30,7 @@ export function productsRepository(prisma: PrismaClient) {
       if (inStock !== undefined) where.stock = inStock ? { gt: 0 } : { equals: 0 };
       try {
         const [rows, total] = await Promise.all([
-          prisma.product.findMany({ where, orderBy: SORTS[sort], skip: (pageNumber - 1) * limit, take: limit }),
+          prisma.product.findMany({ where, orderBy: SORTS[sort], ...pageWindow(pageNumber, limit) }),
           prisma.product.count({ where }),
         ]);
         return page(rows.map(toProduct), total, pageNumber, limit);

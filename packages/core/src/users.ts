@@ -2,9 +2,8 @@ import { type CreateUserBody, type ListUsersQuery, problem, type UpdateUserBody 
 import type { PrismaClient } from "@api-ref/db";
 import { page, toUser } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation, translate } from "./errors.ts";
-import { containsInsensitive } from "./search.ts";
+import { containsInsensitive, NEWEST_FIRST, pageWindow } from "./search.ts";
 
-const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "asc" }] as const;
 const OMIT_HASH = { passwordHash: true } as const;
 
 export const userNotFound = (id: string) => problem("notFound", `No user has the id ${id}.`);
@@ -22,8 +21,7 @@ export function usersRepository(prisma: PrismaClient) {
           prisma.user.findMany({
             where,
             orderBy: [...NEWEST_FIRST],
-            skip: (pageNumber - 1) * limit,
-            take: limit,
+            ...pageWindow(pageNumber, limit),
             omit: OMIT_HASH,
           }),
           prisma.user.count({ where }),

@@ -35,4 +35,16 @@ describe("loadConfig", () => {
       "DATABASE_URL must be a postgres:// or postgresql:// URL",
     );
   });
+
+  it("takes Prisma's client API unless DATA_ACCESS says sql", () => {
+    expect(loadConfig(GOOD).dataAccessMode).toBe("client");
+    expect(loadConfig({ ...GOOD, DATA_ACCESS: "" }).dataAccessMode).toBe("client");
+    expect(loadConfig({ ...GOOD, DATA_ACCESS: "sql" }).dataAccessMode).toBe("sql");
+  });
+
+  it.each(["SQL", "raw", "typedsql"])("rejects DATA_ACCESS=%s", (mode) => {
+    expect(() => loadConfig({ ...GOOD, DATA_ACCESS: mode })).toThrow(
+      new ConfigError(`invalid configuration:\n  - DATA_ACCESS must be one of client, sql, got "${mode}"`),
+    );
+  });
 });

@@ -232,7 +232,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function firstLine(error: unknown): string {
+/** An error's first non-empty line, for messages that say what failed in one line. */
+export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return (
     message
@@ -242,14 +243,13 @@ function firstLine(error: unknown): string {
   );
 }
 
+/** How a PostgreSQL program runs: as `user`, in the C locale (so that its messages are the English ones matched). */
+const asProgram = (user: RunAs | undefined) => ({ ...user, env: { ...process.env, LC_ALL: "C" } });
+
 /** Runs a PostgreSQL program to its end; its own error line is the message when it fails. */
 function runProgram(path: string, args: string[], user: RunAs | undefined, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, {
-      ...user,
-      env: { ...process.env, LC_ALL: "C" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(path, args, { ...asProgram(user), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -276,11 +276,7 @@ interface Running {
 /** Starts the postmaster and resolves once it accepts connections; a postmaster that exits first is the error. */
 function startPostmaster(path: string, args: string[], user: RunAs | undefined, port: number): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, {
-      ...user,
-      env: { ...process.env, LC_ALL: "C" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(path, args, { ...asProgram(user), stdio: ["ignore", "ignore", "pipe"] });
     let output = "";
     let ready = false;
     const exited = new Promise<void>((done) => child.on("exit", () => done()));

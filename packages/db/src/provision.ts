@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import http from "node:http";
 import pg from "pg";
-import { type EmbeddedOptions, ProvisionError, startEmbeddedServer } from "./embedded.ts";
+import { type EmbeddedOptions, firstLine, ProvisionError, startEmbeddedServer } from "./embedded.ts";
 import { applyMigrations } from "./migrate.ts";
 import { seedDatabase } from "./seed.ts";
 
@@ -290,7 +290,7 @@ async function startTestcontainer(env: NodeJS.ProcessEnv, log: (m: string) => vo
       .start();
   } catch (error) {
     throw new ProvisionError(
-      `a Docker engine answered but could not start ${image}: ${describeDockerError(error)} — fix Docker, set PG_IMAGE to an image it has, PG_PROVIDER=embedded to run PostgreSQL without Docker, or set DATABASE_URL`,
+      `a Docker engine answered but could not start ${image}: ${firstLine(error).slice(0, 300)} — fix Docker, set PG_IMAGE to an image it has, PG_PROVIDER=embedded to run PostgreSQL without Docker, or set DATABASE_URL`,
       { cause: error },
     );
   }
@@ -298,17 +298,6 @@ async function startTestcontainer(env: NodeJS.ProcessEnv, log: (m: string) => vo
   return attach("testcontainers", container.getConnectionUri(), async () => {
     await container.stop();
   });
-}
-
-function describeDockerError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (
-    message
-      .split("\n")
-      .map((l) => l.trim())
-      .find(Boolean)
-      ?.slice(0, 300) ?? "unknown error"
-  );
 }
 
 /**

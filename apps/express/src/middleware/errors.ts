@@ -1,5 +1,5 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
@@ -19,23 +19,6 @@ export const methodNotAllowed =
 
 export const notFound: RequestHandler = (req, _res, next) => next(problem("notFound", `Nothing lives at ${req.path}.`));
 
-/** Errors from body-parser carry a `type`; they become the contract's problems. */
-function fromBodyParser(error: { type?: string }): ProblemError | undefined {
-  switch (error.type) {
-    case "entity.too.large":
-      return payloadTooLarge();
-    case "charset.unsupported":
-    case "encoding.unsupported":
-      return unsupportedMediaType();
-    case "entity.parse.failed":
-    case "request.aborted":
-    case "request.size.invalid":
-      return malformedJson();
-    default:
-      return undefined;
-  }
-}
-
 /** The one error handler: every error leaves as problem+json; stack traces and internals never do. */
 export const problemHandler =
   (logger: Logger): ErrorRequestHandler =>
@@ -43,14 +26,9 @@ export const problemHandler =
     if (res.headersSent) return next(error);
     const log = req.log ?? logger;
     if (error instanceof ProblemError) return sendProblem(res, error);
-    const known = fromBodyParser(error);
+    const known = fromRawBodyError(error); // body-parser's errors
     if (known) return sendProblem(res, known);
     // The router could not decode a path parameter (`/users/%zz`): 405, 400 on the parameter, or 404.
     if (error instanceof URIError) return sendProblem(res, undecodable(req.method, req.originalUrl).problem);
-    if (isDatabaseUnavailable(error)) {
-      log.warn({ err: error }, "database unavailable");
-      return sendProblem(res, problem("unavailable", "The database cannot be reached; try again shortly."));
-    }
-    log.error({ err: error }, "unhandled error");
-    sendProblem(res, problem("internal", "An unexpected error occurred."));
+    sendProblem(res, unexpectedProblem(error, log));
   };

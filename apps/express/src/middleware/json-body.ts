@@ -1,8 +1,11 @@
-import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import {
+  BODY_LIMIT_BYTES,
+  hasNonJsonBody,
+  isJsonContentType,
+  parseJsonBody,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import express, { type RequestHandler } from "express";
-
-const hasBody = (headers: Record<string, string | string[] | undefined>) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 // express.raw() reads the body's bytes (and answers 413 past the limit); parseJsonBody then decodes them as strict
 // UTF-8 and parses them while refusing prototype-poisoning keys, which express.json() cannot refuse.
@@ -13,7 +16,7 @@ const readBytes = express.raw({
 
 /** For routes that take a JSON body: 415 for other media types, 413 past 1 MiB, 400 for malformed JSON. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (hasBody(req.headers) && !isJsonBody(req.headers)) return next(unsupportedMediaType());
+  if (hasNonJsonBody(req.headers)) return next(unsupportedMediaType());
   readBytes(req, res, (error?: unknown) => {
     if (error) return next(error);
     try {

@@ -13,13 +13,12 @@ from ..models import (
     CreateOrderBody,
     CreateOrderHeaders,
     GetOrderQuery,
-    IdParams,
     ListOrdersQuery,
     UpdateOrderBody,
 )
 from ..responses import JSONResponse, created
 from ..routing import ContractRoute
-from ..validation import from_body, from_headers, from_params, from_query
+from ..validation import PathId, from_body, from_headers, from_query
 
 router = APIRouter(route_class=ContractRoute)
 
@@ -41,7 +40,7 @@ async def create_order(
 
 @router.get("/orders/{id}")
 async def get_order(
-    params: Annotated[IdParams, from_params(IdParams)],
+    params: PathId,
     query: Annotated[GetOrderQuery, from_query(GetOrderQuery)],
     db: Db,
 ) -> Response:
@@ -50,7 +49,7 @@ async def get_order(
 
 @router.patch("/orders/{id}")
 async def update_order(
-    params: Annotated[IdParams, from_params(IdParams)],
+    params: PathId,
     body: Annotated[UpdateOrderBody, from_body(UpdateOrderBody)],
     db: Db,
 ) -> Response:
@@ -58,6 +57,6 @@ async def update_order(
 
 
 @router.delete("/orders/{id}")
-async def delete_order(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+async def delete_order(params: PathId, db: Db) -> Response:
     await orders.delete_order(db, params.id)
     return Response(status_code=204)

@@ -9,10 +9,10 @@ from starlette.responses import Response
 
 from ..data import products
 from ..dependencies import Db
-from ..models import CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody
+from ..models import CreateProductBody, ListProductsQuery, UpdateProductBody
 from ..responses import JSONResponse, created
 from ..routing import ContractRoute
-from ..validation import from_body, from_params, from_query
+from ..validation import PathId, from_body, from_query
 
 router = APIRouter(route_class=ContractRoute)
 
@@ -29,13 +29,13 @@ async def create_product(body: Annotated[CreateProductBody, from_body(CreateProd
 
 
 @router.get("/products/{id}")
-async def get_product(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+async def get_product(params: PathId, db: Db) -> Response:
     return JSONResponse(await products.get_product(db, params.id))
 
 
 @router.patch("/products/{id}")
 async def update_product(
-    params: Annotated[IdParams, from_params(IdParams)],
+    params: PathId,
     body: Annotated[UpdateProductBody, from_body(UpdateProductBody)],
     db: Db,
 ) -> Response:
@@ -43,6 +43,6 @@ async def update_product(
 
 
 @router.delete("/products/{id}")
-async def delete_product(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+async def delete_product(params: PathId, db: Db) -> Response:
     await products.delete_product(db, params.id)
     return Response(status_code=204)

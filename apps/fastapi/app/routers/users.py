@@ -9,10 +9,10 @@ from starlette.responses import Response
 
 from ..data import users
 from ..dependencies import Db
-from ..models import CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody
+from ..models import CreateUserBody, ListUsersQuery, UpdateUserBody
 from ..responses import JSONResponse, created
 from ..routing import ContractRoute
-from ..validation import from_body, from_params, from_query
+from ..validation import PathId, from_body, from_query
 
 router = APIRouter(route_class=ContractRoute)
 
@@ -29,13 +29,13 @@ async def create_user(body: Annotated[CreateUserBody, from_body(CreateUserBody)]
 
 
 @router.get("/users/{id}")
-async def get_user(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+async def get_user(params: PathId, db: Db) -> Response:
     return JSONResponse(await users.get_user(db, params.id))
 
 
 @router.patch("/users/{id}")
 async def update_user(
-    params: Annotated[IdParams, from_params(IdParams)],
+    params: PathId,
     body: Annotated[UpdateUserBody, from_body(UpdateUserBody)],
     db: Db,
 ) -> Response:
@@ -43,6 +43,6 @@ async def update_user(
 
 
 @router.delete("/users/{id}")
-async def delete_user(params: Annotated[IdParams, from_params(IdParams)], db: Db) -> Response:
+async def delete_user(params: PathId, db: Db) -> Response:
     await users.delete_user(db, params.id)
     return Response(status_code=204)

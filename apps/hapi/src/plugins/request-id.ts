@@ -8,7 +8,7 @@ declare module "@hapi/hapi" {
   }
 }
 
-/** Every response, errors included, carries `x-request-id`: set after the problems plugin has built its response. */
+/** Every response, errors included, carries `x-request-id`: set after the problem handler has built its response. */
 export const requestIdPlugin: Plugin<void> = {
   name: "request-id",
   register(server) {
@@ -24,7 +24,7 @@ export const requestIdPlugin: Plugin<void> = {
         else if ("header" in response) response.header("x-request-id", request.app.requestId);
         return h.continue;
       },
-      { after: ["problems"] },
+      { after: ["problem-handler"] },
     );
   },
 };

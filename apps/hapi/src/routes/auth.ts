@@ -1,7 +1,7 @@
 import { LoginBody, RegisterBody } from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import { jsonPayload } from "../json-payload.ts";
+import { jsonBody } from "../json-body.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
@@ -12,7 +12,7 @@ export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/auth/register",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ payload: RegisterBody }),
         handler: async (request, h) => h.response(await auth.register(request.payload)).code(201),
       },
@@ -21,7 +21,7 @@ export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/auth/login",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ payload: LoginBody }),
         handler: (request) => auth.login(request.payload),
       },

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import type { z } from "zod";
-import { jsonPayload } from "../json-payload.ts";
+import { jsonBody } from "../json-body.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
@@ -29,11 +28,11 @@ export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }
       { method: "GET", path: "/openapi.json", handler: () => openApiDocument },
       { method: "GET", path: "/docs", handler: (_request, h) => h.response(docsHtml()).type("text/html") },
     ]);
-    server.route<{ Payload: z.output<typeof EchoBody> }>({
+    server.route<{ Payload: EchoBody }>({
       method: "POST",
       path: "/echo",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ payload: EchoBody }),
         handler: (request) => ({ ...request.payload, txnId: randomUUID() }),
       },

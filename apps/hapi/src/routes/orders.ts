@@ -8,12 +8,9 @@ import {
 } from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import type { z } from "zod";
-import { jsonPayload } from "../json-payload.ts";
+import { jsonBody } from "../json-body.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
-
-type Id = z.output<typeof IdParams>;
 
 export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "order-routes",
@@ -30,7 +27,7 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/orders",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ headers: CreateOrderHeaders, payload: CreateOrderBody }),
         async handler(request, h) {
           const { order } = await orders.create(request.payload, request.headers["idempotency-key"]);
@@ -38,7 +35,7 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
         },
       },
     });
-    server.route<{ Params: Id; Query: GetOrderQuery }>({
+    server.route<{ Params: IdParams; Query: GetOrderQuery }>({
       method: "GET",
       path: "/orders/{id}",
       options: {
@@ -46,16 +43,16 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
         handler: (request) => orders.get(request.params.id, request.query.include),
       },
     });
-    server.route<{ Params: Id; Payload: UpdateOrderBody }>({
+    server.route<{ Params: IdParams; Payload: UpdateOrderBody }>({
       method: "PATCH",
       path: "/orders/{id}",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ params: IdParams, payload: UpdateOrderBody }),
         handler: (request) => orders.updateStatus(request.params.id, request.payload.status),
       },
     });
-    server.route<{ Params: Id }>({
+    server.route<{ Params: IdParams }>({
       method: "DELETE",
       path: "/orders/{id}",
       options: {

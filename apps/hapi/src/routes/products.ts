@@ -1,12 +1,9 @@
 import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import type { z } from "zod";
-import { jsonPayload } from "../json-payload.ts";
+import { jsonBody } from "../json-body.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
-
-type Id = z.output<typeof IdParams>;
 
 export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "product-routes",
@@ -23,7 +20,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/products",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ payload: CreateProductBody }),
         async handler(request, h) {
           const product = await products.create(request.payload);
@@ -31,7 +28,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
         },
       },
     });
-    server.route<{ Params: Id }>({
+    server.route<{ Params: IdParams }>({
       method: "GET",
       path: "/products/{id}",
       options: {
@@ -39,16 +36,16 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
         handler: (request) => products.get(request.params.id),
       },
     });
-    server.route<{ Params: Id; Payload: UpdateProductBody }>({
+    server.route<{ Params: IdParams; Payload: UpdateProductBody }>({
       method: "PATCH",
       path: "/products/{id}",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ params: IdParams, payload: UpdateProductBody }),
         handler: (request) => products.update(request.params.id, request.payload),
       },
     });
-    server.route<{ Params: Id }>({
+    server.route<{ Params: IdParams }>({
       method: "DELETE",
       path: "/products/{id}",
       options: {

@@ -1,12 +1,9 @@
 import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import type { z } from "zod";
-import { jsonPayload } from "../json-payload.ts";
+import { jsonBody } from "../json-body.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
-
-type Id = z.output<typeof IdParams>;
 
 export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "user-routes",
@@ -23,7 +20,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/users",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ payload: CreateUserBody }),
         async handler(request, h) {
           const user = await users.create(request.payload);
@@ -31,7 +28,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
         },
       },
     });
-    server.route<{ Params: Id }>({
+    server.route<{ Params: IdParams }>({
       method: "GET",
       path: "/users/{id}",
       options: {
@@ -39,16 +36,16 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
         handler: (request) => users.get(request.params.id),
       },
     });
-    server.route<{ Params: Id; Payload: UpdateUserBody }>({
+    server.route<{ Params: IdParams; Payload: UpdateUserBody }>({
       method: "PATCH",
       path: "/users/{id}",
       options: {
-        ...jsonPayload,
+        ...jsonBody,
         validate: validateWith({ params: IdParams, payload: UpdateUserBody }),
         handler: (request) => users.update(request.params.id, request.payload),
       },
     });
-    server.route<{ Params: Id }>({
+    server.route<{ Params: IdParams }>({
       method: "DELETE",
       path: "/users/{id}",
       options: {

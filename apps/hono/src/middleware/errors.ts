@@ -1,5 +1,5 @@
-import { PROBLEM_CONTENT_TYPE, ProblemError, problem, unmatched } from "@api-ref/contract";
-import { isDatabaseUnavailable, payloadTooLarge, UNMATCHED_ROUTE } from "@api-ref/core";
+import { PROBLEM_CONTENT_TYPE, ProblemError, unmatched } from "@api-ref/contract";
+import { payloadTooLarge, UNMATCHED_ROUTE, unexpectedProblem } from "@api-ref/core";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -29,16 +29,11 @@ export const notFound: NotFoundHandler<AppEnv> = (c) => {
  * `application/problem+json`. Hono's default (`Internal Server Error` as text, or the exception's own response)
  * never reaches a client.
  */
-export const onError =
+export const problemHandler =
   (logger: Logger): ErrorHandler<AppEnv> =>
   (error, c) => {
     const log = c.var.log ?? logger;
     if (error instanceof ProblemError) return sendProblem(c, error);
     if (error instanceof HTTPException && error.status === 413) return sendProblem(c, payloadTooLarge());
-    if (isDatabaseUnavailable(error)) {
-      log.warn({ err: error }, "database unavailable");
-      return sendProblem(c, problem("unavailable", "The database cannot be reached; try again shortly."));
-    }
-    log.error({ err: error }, "unhandled error");
-    return sendProblem(c, problem("internal", "An unexpected error occurred."));
+    return sendProblem(c, unexpectedProblem(error, log));
   };

@@ -1,27 +1,21 @@
 import {
   BODY_LIMIT_BYTES,
-  isJsonBody,
+  hasBody,
+  hasNonJsonBody,
   malformedJson,
   parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
 } from "@api-ref/core";
-import type { HonoRequest } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 
-const hasBody = (req: HonoRequest) =>
-  req.header("transfer-encoding") !== undefined || Number(req.header("content-length") ?? 0) > 0;
-
 /** 415 before a byte is read: not JSON (`application/json`, `application/*+json`, UTF-8 at most), or content-encoded. */
 const refuseOtherMediaTypes = createMiddleware<AppEnv>(async (c, next) => {
-  const headers = {
-    "content-type": c.req.header("content-type"),
-    "content-encoding": c.req.header("content-encoding"),
-  };
-  if (hasBody(c.req) && !isJsonBody(headers)) throw unsupportedMediaType();
+  const headers = c.req.header();
+  if (hasNonJsonBody(headers)) throw unsupportedMediaType();
   await next();
 });
 
@@ -46,7 +40,7 @@ const limit = bodyLimit({
  */
 const parse = createMiddleware<AppEnv>(async (c, next) => {
   let bytes = new Uint8Array(0);
-  if (hasBody(c.req)) {
+  if (hasBody(c.req.header())) {
     try {
       bytes = new Uint8Array(await c.req.arrayBuffer());
     } catch {

@@ -1,5 +1,5 @@
 import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
-import { isDatabaseUnavailable, malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 
@@ -12,27 +12,12 @@ export const methodNotAllowed =
     });
   };
 
-/** Errors from raw-body carry a `type`; they become the contract's problems. */
-function fromRawBody(error: { type?: string }): ProblemError | undefined {
-  switch (error.type) {
-    case "entity.too.large":
-      return payloadTooLarge();
-    case "encoding.unsupported":
-      return unsupportedMediaType();
-    case "request.aborted":
-    case "request.size.invalid":
-      return malformedJson();
-    default:
-      return undefined;
-  }
-}
-
 /**
  * The one error middleware, first in the chain: every error thrown below it — the contract's `ProblemError`s,
  * raw-body's errors, an unreachable database (503) and bugs (500, logged, no details) — leaves as
  * `application/problem+json`. Koa's own error responses (plain text, `err.expose`) never reach a client.
  */
-export const problemErrors =
+export const problemHandler =
   (logger: Logger): Middleware =>
   async (ctx, next) => {
     try {
@@ -41,15 +26,7 @@ export const problemErrors =
       if (ctx.status === 404 && ctx.body === undefined) throw problem("notFound", `Nothing lives at ${ctx.path}.`);
     } catch (error) {
       const log = (ctx.req as { log?: Logger }).log ?? logger;
-      let known = error instanceof ProblemError ? error : fromRawBody(error as { type?: string });
-      if (!known && isDatabaseUnavailable(error)) {
-        log.warn({ err: error }, "database unavailable");
-        known = problem("unavailable", "The database cannot be reached; try again shortly.");
-      }
-      if (!known) {
-        log.error({ err: error }, "unhandled error");
-        known = problem("internal", "An unexpected error occurred.");
-      }
+      const known = (error instanceof ProblemError ? error : fromRawBodyError(error)) ?? unexpectedProblem(error, log);
       ctx.status = known.status;
       ctx.set(known.headers);
       ctx.type = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;

@@ -1,5 +1,10 @@
-import type { IncomingMessage } from "node:http";
-import { BODY_LIMIT_BYTES, isJsonBody, isJsonContentType, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import {
+  BODY_LIMIT_BYTES,
+  hasNonJsonBody,
+  isJsonContentType,
+  parseJsonBody,
+  unsupportedMediaType,
+} from "@api-ref/core";
 import type { Middleware } from "koa";
 import getRawBody from "raw-body";
 
@@ -10,9 +15,6 @@ declare module "koa" {
   }
 }
 
-const hasBody = (headers: IncomingMessage["headers"]) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
-
 /**
  * For routes that take a JSON body: 415 for other media types and for content-encoded bodies, 413 past 1 MiB (raw-body checks the declared
  * length before reading, and counts bytes while it reads), 400 for malformed JSON. The bytes are decoded and
@@ -21,7 +23,7 @@ const hasBody = (headers: IncomingMessage["headers"]) =>
  */
 export const jsonBody: Middleware = async (ctx, next) => {
   const contentType = ctx.get("content-type");
-  if (hasBody(ctx.req.headers) && !isJsonBody(ctx.req.headers)) throw unsupportedMediaType();
+  if (hasNonJsonBody(ctx.req.headers)) throw unsupportedMediaType();
   if (isJsonContentType(contentType)) {
     const bytes = await getRawBody(ctx.req, { length: ctx.request.length ?? null, limit: BODY_LIMIT_BYTES });
     // An empty body is no body: validation then reports `body` as required.

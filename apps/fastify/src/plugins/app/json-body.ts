@@ -2,12 +2,9 @@
 // syntax (400 malformed-json), then schema validation. Fastify's default parsers are replaced: its JSON parser
 // cannot tell prototype-poisoning keys from other errors the way the contract wants, matches neither
 // `application/*+json` nor a charset, and its text/plain parser would hand a string to validation.
-import { isJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import { hasNonJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
 import type { FastifyRequest, onRequestHookHandler, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
-
-const hasBody = (headers: FastifyRequest["headers"]) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 
 /** Routes that read a body are those with a body schema; every other route ignores whatever it is sent. */
 const readsBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined;
@@ -17,7 +14,7 @@ const readsBody = (request: FastifyRequest) => request.routeOptions.schema?.body
  * types and for content-encoded bodies, which the contract never decodes.
  */
 const refuseOtherMediaTypes: preParsingHookHandler = (request, _reply, payload, done) => {
-  if (hasBody(request.headers) && !isJsonBody(request.headers)) {
+  if (hasNonJsonBody(request.headers)) {
     return done(unsupportedMediaType());
   }
   done(null, payload);

@@ -1,5 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import { isDatabaseUnavailable, payloadTooLarge, unsupportedMediaType } from "@api-ref/core";
+import { payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Plugin, Request } from "@hapi/hapi";
 import type { Logger } from "pino";
@@ -8,10 +8,6 @@ import type { Logger } from "pino";
 function toProblem(error: Boom, request: Request, logger: Logger): ProblemError {
   // Hapi boomifies what a handler throws in place, so the contract's errors are still what they were.
   if (error instanceof ProblemError) return error;
-  if (isDatabaseUnavailable(error)) {
-    logger.warn({ err: error }, "database unavailable");
-    return problem("unavailable", "The database cannot be reached; try again shortly.");
-  }
   switch (error.output.statusCode) {
     case 404:
       return problem("notFound", `Nothing lives at ${request.path}.`);
@@ -25,8 +21,8 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
       if (request.url === null) return problem("notFound", "Nothing lives at this address.");
       return undecodable(request.method.toUpperCase(), request.raw.req.url).problem;
   }
-  logger.error({ err: error }, "unhandled error");
-  return problem("internal", "An unexpected error occurred.");
+  // Hapi boomifies any other error as a 500: an unreachable database (503) or a bug.
+  return unexpectedProblem(error, logger);
 }
 
 /**
@@ -34,8 +30,8 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
  * client: on `onPreResponse`, every Boom — the contract's `ProblemError`s thrown in handlers, validation and
  * extension points, and Hapi's own 404/413/415/400/500 — is replaced by `application/problem+json`.
  */
-export const problemsPlugin: Plugin<{ logger: Logger }> = {
-  name: "problems",
+export const problemHandler: Plugin<{ logger: Logger }> = {
+  name: "problem-handler",
   register(server, { logger }) {
     server.ext("onPreResponse", (request, h) => {
       const response = request.response;

@@ -1,7 +1,7 @@
 import type { ProblemError } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
-  isJsonBody,
+  hasNonJsonBody,
   malformedJson,
   parseJsonBody,
   payloadTooLarge,
@@ -10,17 +10,13 @@ import {
 import type { Boom } from "@hapi/boom";
 import type { Lifecycle, RouteOptions } from "@hapi/hapi";
 
-const hasBody = (headers: Record<string, string | string[] | undefined>) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
-
 /**
  * Before Hapi reads a byte: 415 unless the body is JSON in UTF-8 and not content-encoded (so 415 comes before
  * 413, as the contract says; Hapi would otherwise inflate gzip and deflate).
  */
 const requireJson: Lifecycle.Method = (request, h) => {
   const { headers } = request.raw.req;
-  if (!hasBody(headers)) return h.continue;
-  if (!isJsonBody(headers)) throw unsupportedMediaType();
+  if (hasNonJsonBody(headers)) throw unsupportedMediaType();
   return h.continue;
 };
 
@@ -50,7 +46,7 @@ function payloadProblem(error: Boom): ProblemError {
  * The route options of every route that takes a JSON body: Hapi reads it (at most 1 MiB) and core parses it, with
  * the two extension points the contract needs around that step.
  */
-export const jsonPayload = {
+export const jsonBody = {
   payload: {
     output: "data",
     // The bytes as read: Hapi asserts a truthy `parse` on routes that validate a payload, and `"gunzip"` is the

@@ -1,0 +1,55 @@
+// The end of a plain node:http server's life, the same for every app that owns one (Express, Koa, Hono): listen,
+// exit 1 when the port cannot be had, and on SIGTERM/SIGINT stop gracefully — stop accepting, let in-flight
+// requests finish (at most `SHUTDOWN_GRACE_MS`, then their connections are closed), close the data access, exit 0.
+import type { Server } from "node:http";
+import type { AppConfig } from "./config.ts";
+
+/** The few pino methods used here (any pino `Logger` fits). */
+export interface ServeLogger {
+  info(obj: object | string, msg?: string): void;
+  error(msg: string): void;
+  fatal(obj: object, msg: string): void;
+}
+
+export interface ServeOptions {
+  /** The framework's name, for the "listening" line. */
+  name: string;
+  /** Where to listen, and how long in-flight requests may take after a signal before their connections are closed. */
+  config: Pick<AppConfig, "host" | "port" | "shutdownGraceMs">;
+  dataAccess: { close(): Promise<void> };
+  logger: ServeLogger;
+}
+
+export function serveUntilSignalled(server: Server, { name, config, dataAccess, logger }: ServeOptions) {
+  const { host, port, shutdownGraceMs } = config;
+  server.listen(port, host, () => {
+    logger.info(`${name} listening on http://${host}:${port}`);
+  });
+  server.once("error", (error) => {
+    logger.fatal({ err: error }, "could not listen");
+    process.exit(1);
+  });
+
+  let shuttingDown = false;
+  function shutdown(signal: NodeJS.Signals) {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, "shutting down");
+    const timer = setTimeout(() => {
+      logger.error("in-flight requests did not finish in time; closing them");
+      server.closeAllConnections();
+    }, shutdownGraceMs);
+    timer.unref();
+    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once, and a
+    // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
+    server.keepAliveTimeout = 1;
+    server.close(async (error) => {
+      await dataAccess.close();
+      logger.info("stopped");
+      process.exit(error ? 1 : 0);
+    });
+    server.closeIdleConnections();
+  }
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
