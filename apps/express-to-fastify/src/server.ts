@@ -1,31 +1,9 @@
-// Reads the environment, builds the app, listens, and closes gracefully. There is one server, Fastify's (the
-// Express routers never listen): on SIGTERM/SIGINT Fastify stops accepting connections, lets in-flight requests
-// finish, whichever world serves them, runs its onClose hooks (the one database pool closes, once), and the
-// process exits 0 (1 if that takes longer than SHUTDOWN_GRACE_MS).
+// Reads the environment, builds the app, listens, and closes gracefully with the Fastify app's `serve()`. There is
+// one server, Fastify's (the Express routers never listen): on SIGTERM/SIGINT in-flight requests finish, whichever
+// world serves them, and the one database pool closes once.
 import { loadConfigOrExit } from "@api-ref/core";
-import closeWithGrace from "close-with-grace";
-import { buildApp } from "./app.ts";
+import { serve } from "@api-ref/fastify/serve";
+import { buildApp, FRAMEWORK } from "./app.ts";
 
 const config = loadConfigOrExit();
-const app = await buildApp({ config });
-
-// In-flight requests finish, but their keep-alive connections would then stay open for Fastify's keepAliveTimeout
-// (72 s) and hold close() up: once closing, a connection gets no idle time after its last response.
-app.addHook("preClose", async () => {
-  app.server.keepAliveTimeout = 1;
-});
-
-closeWithGrace({ delay: config.shutdownGraceMs, logger: app.log }, async ({ signal, err }) => {
-  if (err) app.log.error({ err }, "closing after an uncaught error");
-  else app.log.info({ signal }, "shutting down");
-  await app.close();
-  app.log.info("stopped");
-});
-
-try {
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info("express-to-fastify ready");
-} catch (error) {
-  app.log.fatal({ err: error }, "could not listen");
-  process.exit(1);
-}
+await serve(await buildApp({ config }), config, FRAMEWORK);

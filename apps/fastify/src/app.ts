@@ -2,6 +2,7 @@
 // per resource onto whatever Fastify instance registers it. `buildApp()` creates that instance with the server
 // options a plugin cannot set (logger, request ids, router, body limit) and registers the app on it.
 
+import type { IncomingMessage } from "node:http";
 import {
   type AppConfig,
   BODY_LIMIT_BYTES,
@@ -16,7 +17,7 @@ import fp from "fastify-plugin";
 import { badUrlHandler, notFoundHandler, problemHandler } from "./errors.ts";
 import { compilersFor, type SchemaMode } from "./modes/index.ts";
 import jsonBody from "./plugins/app/json-body.ts";
-import metrics from "./plugins/app/metrics.ts";
+import metrics, { type MetricsOptions } from "./plugins/app/metrics.ts";
 import requestId from "./plugins/app/request-id.ts";
 import strictPaths from "./plugins/app/strict-paths.ts";
 import dataAccess from "./plugins/external/data-access.ts";
@@ -35,14 +36,13 @@ export interface AppOptions {
   dataAccess?: DataAccess;
 }
 
-/** The API as a Fastify plugin (fastify-plugin, so that its handlers and compilers apply to the instance). */
-export const app = fp<AppOptions>(
-  async (fastify, { config, mode, dataAccess: given }) => {
-    const { validatorCompiler, serializerCompiler } = compilersFor(mode);
-    fastify.setValidatorCompiler(validatorCompiler);
-    fastify.setSerializerCompiler(serializerCompiler);
-
-    // External dataAccess first: the app's plugins and routes depend on them.
+/**
+ * The app's plugins, before any route is added: the external data access first (the rest depend on it), then
+ * the cross-cutting hooks and the body parser, and the error and not-found handlers. fastify-plugin, so that all
+ * of it applies to the instance that registers it (the express-to-fastify template registers it too).
+ */
+export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & MetricsOptions>(
+  async (fastify, { config, dataAccess: given, ...metricsOptions }) => {
     await fastify.register(dataAccess, {
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
@@ -50,14 +50,25 @@ export const app = fp<AppOptions>(
       dataAccessMode: config.dataAccessMode,
       dataAccess: given,
     });
-    // App plugins: cross-cutting hooks and the body parser, before any route is added.
     await fastify.register(requestId);
-    await fastify.register(metrics);
+    await fastify.register(metrics, metricsOptions);
     await fastify.register(jsonBody);
     await fastify.register(strictPaths);
 
     fastify.setErrorHandler(problemHandler);
     fastify.setNotFoundHandler(notFoundHandler);
+  },
+  { name: "app-plugins", fastify: "5.x" },
+);
+
+/** The API as a Fastify plugin (fastify-plugin, so that its handlers and compilers apply to the instance). */
+export const app = fp<AppOptions>(
+  async (fastify, { config, mode, dataAccess: given }) => {
+    const { validatorCompiler, serializerCompiler } = compilersFor(mode);
+    fastify.setValidatorCompiler(validatorCompiler);
+    fastify.setSerializerCompiler(serializerCompiler);
+
+    await fastify.register(appPlugins, { config, dataAccess: given });
 
     await fastify.register(metaRoutes);
     await fastify.register(userRoutes);
@@ -79,26 +90,31 @@ export const routerOptions = {
   maxParamLength: 16 * 1024,
 };
 
+/** The server options a plugin cannot set, but the logger's (the express-to-fastify template uses them too). */
+export const serverOptions = {
+  // The request id is the client's `x-request-id` only when it is valid, so Fastify must not read the header
+  // itself (`requestIdHeader` takes any value as it is): genReqId reads and checks it.
+  requestIdHeader: false as const,
+  genReqId: (req: IncomingMessage) => requestIdFrom(req.headers["x-request-id"]),
+  bodyLimit: BODY_LIMIT_BYTES,
+  // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
+  // server itself after creating it (its keep-alive default is 72 s).
+  http: httpServerOptions,
+  keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+  requestTimeout: HTTP_LIMITS.requestTimeoutMs,
+  routerOptions,
+  // During a graceful close, requests that still arrive on open connections are served (and told to close)
+  // instead of getting Fastify's own 503 body.
+  return503OnClosing: false,
+  // A path parameter with a malformed escape (`/users/%zz`) fails in the router, before any route or hook.
+  frameworkErrors: badUrlHandler,
+};
+
 export async function buildApp(options: AppOptions) {
   const fastify = Fastify({
     // Fastify's pino logger; no logger at all when silent, so a benchmark pays nothing for it.
     logger: options.config.logLevel === "silent" ? false : { level: options.config.logLevel },
-    // The request id is the client's `x-request-id` only when it is valid, so Fastify must not read the header
-    // itself (`requestIdHeader` takes any value as it is): genReqId reads and checks it.
-    requestIdHeader: false,
-    genReqId: (req) => requestIdFrom(req.headers["x-request-id"]),
-    bodyLimit: BODY_LIMIT_BYTES,
-    // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
-    // server itself after creating it (its keep-alive default is 72 s).
-    http: httpServerOptions,
-    keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
-    requestTimeout: HTTP_LIMITS.requestTimeoutMs,
-    routerOptions,
-    // During a graceful close, requests that still arrive on open connections are served (and told to close)
-    // instead of getting Fastify's own 503 body.
-    return503OnClosing: false,
-    // A path parameter with a malformed escape (`/users/%zz`) fails in the router, before any route or hook.
-    frameworkErrors: badUrlHandler,
+    ...serverOptions,
   }).withTypeProvider<ZodTypeProvider>();
   await fastify.register(app, options);
   return fastify;

@@ -1,4 +1,5 @@
 import type { AppConfig } from "@api-ref/core";
+import type { LogLevel } from "@nestjs/common";
 
 export type { AppConfig };
 
@@ -18,4 +19,20 @@ export function platformFromEnv(value: string | undefined): Platform {
     throw new Error(`NEST_PLATFORM must be one of ${PLATFORMS.join(", ")}, got "${value}"`);
   }
   return platform as Platform;
+}
+
+const LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "log", "debug", "verbose"];
+const NEST_LEVEL: Record<string, LogLevel> = {
+  fatal: "fatal",
+  error: "error",
+  warn: "warn",
+  info: "log",
+  debug: "debug",
+  trace: "verbose",
+};
+
+/** `LOG_LEVEL` (pino's names, as every app reads it) as Nest's logger levels; `silent` turns logging off. */
+export function nestLogLevels(logLevel: string): LogLevel[] | false {
+  const level = NEST_LEVEL[logLevel];
+  return level ? LEVELS.slice(0, LEVELS.indexOf(level) + 1) : false;
 }

@@ -4,13 +4,13 @@
 import type { DataAccess } from "@api-ref/core";
 // The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
-import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
-import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
-import { orderRoutes } from "@api-ref/express/src/routes/orders.ts";
-import { userRoutes } from "@api-ref/express/src/routes/users.ts";
+import { problemHandler } from "@api-ref/express/middleware/errors";
+import { authRoutes } from "@api-ref/express/routes/auth";
+import { orderRoutes } from "@api-ref/express/routes/orders";
+import { userRoutes } from "@api-ref/express/routes/users";
 import fastifyExpress from "@fastify/express";
-import express, { type RequestHandler } from "express";
-import type { FastifyBaseLogger, onRequestHookHandler } from "fastify";
+import express, { type Request, type RequestHandler } from "express";
+import type { FastifyBaseLogger, FastifyRequest, onRequestHookHandler } from "fastify";
 import fp from "fastify-plugin";
 import type { Logger } from "pino";
 
@@ -54,7 +54,7 @@ export function expressRouters(dataAccess: DataAccess, logger: Logger) {
   app.use(userRoutes(dataAccess));
   app.use(orderRoutes(dataAccess));
   app.use(authRoutes(dataAccess));
-  // Moved to Fastify (src/routes/products.ts): app.use(productRoutes(dataAccess));
+  // Moved to Fastify (apps/fastify's src/routes/products.ts, registered in app.ts): app.use(productRoutes(dataAccess));
 
   // No catch-all 404 here: it would answer every path Fastify serves, since Express runs first. Errors raised in
   // the routers must stop here, in Express's own error middleware. Past it they would reach Fastify's error handler,
@@ -62,6 +62,13 @@ export function expressRouters(dataAccess: DataAccess, logger: Logger) {
   app.use(problemHandler(logger));
   return app;
 }
+
+/**
+ * The template of the Express route that answered, if one did (`req.route.path`, which Express's router sets on
+ * the raw request it matched): the `route` label of its metrics, where a Fastify route would give its own.
+ */
+export const expressRoute = (request: FastifyRequest) =>
+  (request.raw as Partial<Request>).route?.path as string | undefined;
 
 /** Mounts the Express routers in front of Fastify's router: @fastify/express runs them in an `onRequest` hook. */
 export default fp<{ logger: Logger }>(

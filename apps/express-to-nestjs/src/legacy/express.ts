@@ -5,11 +5,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DataAccess } from "@api-ref/core";
 // The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
-import { problemHandler } from "@api-ref/express/src/middleware/errors.ts";
-import { authRoutes } from "@api-ref/express/src/routes/auth.ts";
-import { orderRoutes } from "@api-ref/express/src/routes/orders.ts";
-import { productRoutes } from "@api-ref/express/src/routes/products.ts";
-import { DATABASE } from "@api-ref/nestjs/database/database.module";
+import { problemHandler } from "@api-ref/express/middleware/errors";
+import { authRoutes } from "@api-ref/express/routes/auth";
+import { orderRoutes } from "@api-ref/express/routes/orders";
+import { productRoutes } from "@api-ref/express/routes/products";
+import { RequestContextMiddleware } from "@api-ref/nestjs/common/request-context.middleware";
+import { DATA_ACCESS } from "@api-ref/nestjs/data-access/data-access.module";
 import { Inject, Injectable, type NestMiddleware } from "@nestjs/common";
 import { type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
@@ -52,11 +53,23 @@ export function expressRouters(dataAccess: DataAccess, logger: Logger) {
 export class LegacyExpressMiddleware implements NestMiddleware<IncomingMessage, ServerResponse> {
   private readonly router: Router;
 
-  constructor(@Inject(DATABASE) dataAccess: DataAccess, @Inject(LEGACY_LOGGER) logger: Logger) {
+  constructor(@Inject(DATA_ACCESS) dataAccess: DataAccess, @Inject(LEGACY_LOGGER) logger: Logger) {
     this.router = expressRouters(dataAccess, logger);
   }
 
   use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {
     this.router(req as Request, res as Response, next);
+  }
+}
+
+/**
+ * apps/nestjs's request-context middleware (request id, metrics), which labels a request with the template of the
+ * Nest route that served it; here, else with the one an Express router matched (`req.route.path`, which Express's
+ * router sets on the request). It goes with the last Express router: app.module.ts then binds apps/nestjs's own.
+ */
+@Injectable()
+export class MixedRequestContextMiddleware extends RequestContextMiddleware {
+  protected override routeOf(req: IncomingMessage) {
+    return super.routeOf(req) ?? ((req as Partial<Request>).route?.path as string | undefined);
   }
 }

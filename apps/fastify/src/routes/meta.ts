@@ -3,7 +3,8 @@ import { docsHtml, EchoBody, EchoResponse, Health, openApiDocument, Ready } from
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
-export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
+/** `framework`: the name /health gives (default `fastify`). */
+export const metaRoutes: FastifyPluginAsyncZod<{ framework?: string }> = async (fastify, { framework = "fastify" }) => {
   const { dataAccess, metrics } = fastify;
 
   fastify.get("/", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("Hello World!"));
@@ -11,7 +12,7 @@ export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.get("/health", { schema: { response: { 200: Health } } }, async () => ({
     status: "ok" as const,
     timestamp: Date.now(),
-    framework: "fastify",
+    framework,
   }));
 
   fastify.get("/ready", { schema: { response: { 200: Ready } } }, async () => {

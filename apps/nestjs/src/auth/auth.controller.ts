@@ -1,11 +1,11 @@
 import { LoginBody, RegisterBody } from "@api-ref/contract";
-import { Body, Controller, Get, Headers, HttpCode, Post } from "@nestjs/common";
+import { Body, Controller, Get, Headers, HttpCode, Inject, Post } from "@nestjs/common";
 import { JsonBody } from "../common/json-body.interceptor.ts";
-import { AuthService } from "./auth.service.ts";
+import { AuthRepository } from "../data-access/data-access.module.ts";
 
 @Controller("auth")
 export class AuthController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(@Inject(AuthRepository) private readonly auth: AuthRepository) {}
 
   @Post("register")
   @JsonBody()

@@ -1,6 +1,6 @@
 import { Module } from "@nestjs/common";
 import { AuthController } from "./auth.controller.ts";
-import { AuthService } from "./auth.service.ts";
 
-@Module({ controllers: [AuthController], providers: [AuthService] })
+/** The auth routes; their repository comes from the global DataAccessModule. */
+@Module({ controllers: [AuthController] })
 export class AuthModule {}

@@ -18,8 +18,13 @@ export class RequestContextMiddleware implements NestMiddleware<IncomingMessage,
     const started = process.hrtime.bigint();
     res.once("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      this.metrics.observe(req.method ?? "GET", routeLabelOf(req) ?? UNMATCHED_ROUTE, res.statusCode, seconds);
+      this.metrics.observe(req.method ?? "GET", this.routeOf(req) ?? UNMATCHED_ROUTE, res.statusCode, seconds);
     });
     next();
+  }
+
+  /** The route template that served the request (recorded by the route-label interceptor and the filter). */
+  protected routeOf(req: IncomingMessage): string | undefined {
+    return routeLabelOf(req);
   }
 }

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from "../config.ts";
 /**
  * Bounds a graceful shutdown. Nest closes the HTTP server after this hook and waits for in-flight requests;
  * those still running after `SHUTDOWN_GRACE_MS` have their connections closed, so that the database pool
- * (closed in `DatabaseModule.onApplicationShutdown`, next) is not held open by a stuck client.
+ * (closed in `DataAccessModule.onApplicationShutdown`, next) is not held open by a stuck client.
  *
  * A keep-alive connection whose request finishes during the shutdown would otherwise stay open for the
  * server's keep-alive timeout (Fastify's 72 s, Node's 5 s) and hold the close up until the grace ran out: once

@@ -4,15 +4,16 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
-import { DATABASE } from "../database/database.module.ts";
-import { METRICS } from "../metrics.ts";
+import { DATA_ACCESS } from "../data-access/data-access.module.ts";
+import { FRAMEWORK, METRICS } from "../metrics.ts";
 
 /** The routes that are not a resource: hello world, liveness, readiness, echo, metrics and the API's own docs. */
 @Controller()
 export class MetaController {
   constructor(
-    @Inject(DATABASE) private readonly database: DataAccess,
+    @Inject(DATA_ACCESS) private readonly dataAccess: DataAccess,
     @Inject(METRICS) private readonly metrics: HttpMetrics,
+    @Inject(FRAMEWORK) private readonly framework: string,
   ) {}
 
   @Get()
@@ -23,12 +24,12 @@ export class MetaController {
 
   @Get("health")
   health() {
-    return { status: "ok", timestamp: Date.now(), framework: "nestjs" };
+    return { status: "ok", timestamp: Date.now(), framework: this.framework };
   }
 
   @Get("ready")
   async ready() {
-    await this.database.ping();
+    await this.dataAccess.ping();
     return { status: "ok" };
   }
 

@@ -6,14 +6,14 @@ import {
   ListOrdersQuery,
   UpdateOrderBody,
 } from "@api-ref/contract";
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from "@nestjs/common";
 import { RequestHeaders, type ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
-import { OrdersService } from "./orders.service.ts";
+import { OrdersRepository } from "../data-access/data-access.module.ts";
 
 @Controller("orders")
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(@Inject(OrdersRepository) private readonly orders: OrdersRepository) {}
 
   @Get()
   list(@Query({ schema: ListOrdersQuery }) query: ListOrdersQuery) {

@@ -1,6 +1,6 @@
 import { Module } from "@nestjs/common";
 import { OrdersController } from "./orders.controller.ts";
-import { OrdersService } from "./orders.service.ts";
 
-@Module({ controllers: [OrdersController], providers: [OrdersService] })
+/** The orders routes; their repository comes from the global DataAccessModule. */
+@Module({ controllers: [OrdersController] })
 export class OrdersModule {}

@@ -1,12 +1,12 @@
 import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
-import { ProductsService } from "./products.service.ts";
+import { ProductsRepository } from "../data-access/data-access.module.ts";
 
 @Controller("products")
 export class ProductsController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(@Inject(ProductsRepository) private readonly products: ProductsRepository) {}
 
   @Get()
   list(@Query({ schema: ListProductsQuery }) query: ListProductsQuery) {

@@ -1,6 +1,6 @@
 import { Module } from "@nestjs/common";
 import { ProductsController } from "./products.controller.ts";
-import { ProductsService } from "./products.service.ts";
 
-@Module({ controllers: [ProductsController], providers: [ProductsService] })
+/** The products routes; their repository comes from the global DataAccessModule. */
+@Module({ controllers: [ProductsController] })
 export class ProductsModule {}

@@ -1,12 +1,12 @@
 import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
-import { UsersService } from "./users.service.ts";
+import { UsersRepository } from "../data-access/data-access.module.ts";
 
 @Controller("users")
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(@Inject(UsersRepository) private readonly users: UsersRepository) {}
 
   @Get()
   list(@Query({ schema: ListUsersQuery }) query: ListUsersQuery) {

@@ -1,6 +1,6 @@
 import { Module } from "@nestjs/common";
 import { UsersController } from "./users.controller.ts";
-import { UsersService } from "./users.service.ts";
 
-@Module({ controllers: [UsersController], providers: [UsersService] })
+/** The users routes; their repository comes from the global DataAccessModule. */
+@Module({ controllers: [UsersController] })
 export class UsersModule {}
