@@ -75,4 +75,4 @@ export function authRepository(prisma: PrismaClient, jwtSecret: string) {
     verifyBearer,
   };
 }
-export type AuthService = ReturnType<typeof authRepository>;
+export type AuthRepository = ReturnType<typeof authRepository>;

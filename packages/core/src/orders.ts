@@ -246,4 +246,4 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
     },
   };
 }
-export type OrdersService = ReturnType<typeof ordersRepository>;
+export type OrdersRepository = ReturnType<typeof ordersRepository>;

@@ -72,4 +72,4 @@ export function productsRepository(prisma: PrismaClient) {
     },
   };
 }
-export type ProductsService = ReturnType<typeof productsRepository>;
+export type ProductsRepository = ReturnType<typeof productsRepository>;

@@ -68,4 +68,4 @@ export function usersRepository(prisma: PrismaClient) {
     },
   };
 }
-export type UsersService = ReturnType<typeof usersRepository>;
+export type UsersRepository = ReturnType<typeof usersRepository>;
