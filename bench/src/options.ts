@@ -41,6 +41,14 @@ export interface BenchOptions {
   pin: boolean;
   /** Where results go (default bench/results/<timestamp>). */
   outDir: string | undefined;
+  /** Fixed arrival rates to step through (a --rate list or ramp, expanded); `rate` stays for one rate. */
+  rates: number[] | undefined;
+  /** --slo p99<50ms: the latency bound a capacity search keeps under. */
+  slo: { percentile: number; boundMs: number } | undefined;
+  /** CPU quota per server, in cores. */
+  cpus: number | undefined;
+  /** Memory limit per server, in bytes. */
+  memoryBytes: number | undefined;
 }
 
 export class UsageError extends Error {}
@@ -118,6 +126,9 @@ export const USAGE = `usage: pnpm bench [options]
   --smoke                    every scenario and implementation, half a second each, two repeats, no warm-up (for CI)
   --no-pin                   do not pin the server and the load generator to separate cores
   --out DIR                  results directory (default bench/results/<timestamp>)
+  --preset ID                a published claim's setup, scaled to this machine, ending with "claimed vs measured
+                             here" (bench/claims/published-claims.json; explicit options win)
+  --claims                   every preset in one run (~23 min) and one page answering all the articles
   -h, --help                 this text`;
 
 function number(name: string, raw: string, check: (n: number) => boolean, rule: string): number {
@@ -395,5 +406,9 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     all,
     pin: values["no-pin"] !== true,
     outDir: str("out"),
+    rates: undefined,
+    slo: undefined,
+    cpus: undefined,
+    memoryBytes: undefined,
   };
 }
