@@ -45,7 +45,10 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
   const { argv, overridden } = presetArgv(preset, userArgv);
   const parsed = parseOptions(argv);
   if (parsed === "help") throw new UsageError("--help cannot be combined with --preset or --claims");
-  const notes = [...preset.changes];
+  // Smoke sets its own cell lengths and connections: the preset's changes to those do not apply.
+  const notes = parsed.smoke
+    ? preset.changes.filter((c) => !c.startsWith("30 s ×") && !/connections →/.test(c))
+    : [...preset.changes];
   const options: BenchOptions = { ...parsed };
   const fields = preset.fields ?? {};
   // Explicit --rate / --cpus / --memory (where this build has them) win over the preset's fields.

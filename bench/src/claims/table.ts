@@ -56,7 +56,10 @@ const pick: Record<"rps" | "p50" | "p99" | "rss" | "cpu", (c: CellResult) => num
   cpu: (c) => c.server?.cpuCores,
 };
 
-/** Per repeat, the geometric mean of a figure over several scenarios (one value per repeat every scenario has). */
+/**
+ * Per repeat, the geometric mean of a figure over several scenarios (one value per repeat every scenario has);
+ * a scenario with several cells in one repeat (the steps of a fixed-rate ramp) counts once, by their geometric mean.
+ */
 function perRepeat(
   r: Results,
   scenarios: ScenarioName[],
@@ -69,21 +72,22 @@ function perRepeat(
     const counts = [...new Set(r.cells.filter((c) => c.scenario === scenario).map((c) => c.connections))];
     const conn = connections !== undefined && counts.includes(connections) ? connections : counts[0];
     if (conn === undefined) continue;
+    const logs = new Map<number, number[]>();
     for (const cell of countedCells(r.cells, scenario, conn, target)) {
       if (cell.failure) continue;
       const v = pick[metric](cell);
       if (v === undefined || !Number.isFinite(v) || v <= 0) continue;
-      byRepeat.set(cell.repeat, [...(byRepeat.get(cell.repeat) ?? []), Math.log(v)]);
+      logs.set(cell.repeat, [...(logs.get(cell.repeat) ?? []), Math.log(v)]);
+    }
+    for (const [repeat, values] of logs) {
+      byRepeat.set(repeat, [...(byRepeat.get(repeat) ?? []), values.reduce((a, b) => a + b, 0) / values.length]);
     }
   }
-  const repeats = [...byRepeat.keys()].sort((a, b) => a - b);
   return new Map(
-    repeats
-      .filter((k) => byRepeat.get(k)?.length === scenarios.length)
-      .map((k) => {
-        const logs = byRepeat.get(k) as number[];
-        return [k, Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length)] as const;
-      }),
+    [...byRepeat.entries()]
+      .filter(([, logs]) => logs.length === scenarios.length)
+      .sort(([a], [b]) => a - b)
+      .map(([repeat, logs]) => [repeat, Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length)] as const),
   );
 }
 
