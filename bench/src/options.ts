@@ -119,7 +119,7 @@ export const USAGE = `usage: pnpm bench [options]
   --target NAME=URL[,...]    measure servers already running elsewhere (registered implementation or baseline
                              names, or a name of your own for a server outside the repository)
   --rate R                   fixed rate in requests/s: latency without coordinated omission, instead of max throughput
-  --pipelining N             requests in flight per connection (default 1; not with --rate or crud-mix)
+  --pipelining N             requests in flight per connection (default 1; not with --rate, crud-mix or auth-register)
   --scale X                  seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)
   --pool-size N              database connections per implementation and baseline, divided among its workers (default 10)
   --verify-sample N          requests checked against the contract per scenario and server (default 24; smoke 12)
