@@ -189,6 +189,18 @@ describe("claims table", () => {
     expect(rps?.reasons.join(" ")).toContain("Express 4 in the article, Express 5.1.0 here");
     expect(table.rows.find((r) => r.figure === "p95_ms")?.verdict).toBe("not measured here");
   });
+
+  it("says when the article ran at a fixed rate and this run did not", () => {
+    const claim = claims.find((c) => c.id === "fastapi-express-nest-health");
+    const preset = PRESETS.find((p) => p.id === claim?.id);
+    if (!claim || !preset) throw new Error("missing");
+    const results = { ...fakeResults(claim.id), options: { rate: null, rates: null } } as unknown as Results;
+    const p99 = claimsTable(results, claim, preset).rows.find(
+      (r) => r.figure === "p99_ms_at_50k" && r.comparison.startsWith("fastapi"),
+    );
+    expect(p99?.verdict).toBe("holds in direction only");
+    expect(p99?.reasons).toContain("the article measured at a fixed rate; this run at max throughput");
+  });
 });
 
 describe("auth-register scenario", () => {

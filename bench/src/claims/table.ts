@@ -131,7 +131,8 @@ function reasonsOf(r: Results, claim: PublishedClaim, scenarios: ScenarioName[],
   if (rows.some((s) => s.loadGeneratorSaturated) && (metric === "rps" || metric === "seconds")) {
     reasons.push("load generator saturated: requests/s is its limit, not the servers' (see CPU per request)");
   }
-  for (const target of targets) {
+  const throughputOrLatency = ["rps", "seconds", "p50", "p99", "latency-speedup"].includes(metric);
+  for (const target of throughputOrLatency ? targets : []) {
     const split = r.split.filter((s) => scenarios.includes(s.scenario) && s.target === target);
     const worst = Math.min(...split.map((s) => s.dataAccess.value));
     if (split.length > 0 && worst < 0.5) {
@@ -144,8 +145,13 @@ function reasonsOf(r: Results, claim: PublishedClaim, scenarios: ScenarioName[],
   const versions = claim.setup.versions ?? "";
   const express = r.targets.find((t) => t.name === "express")?.versions.express;
   if (/Express 4/.test(versions) && express) reasons.push(`Express 4 in the article, Express ${express} here`);
-  const o = r.options as { rate?: number; rates?: number[] };
-  if (/fixed rate|arrival rate|-R\d/i.test(claim.setup.load ?? "") && o.rate === undefined && !o.rates?.length) {
+  // results.json records an unset rate as null.
+  const o = r.options as { rate?: number | null; rates?: number[] | null };
+  if (
+    /fixed rate|arrival rate|-R\d/i.test(claim.setup.load ?? "") &&
+    (o.rate ?? undefined) === undefined &&
+    !o.rates?.length
+  ) {
     reasons.push("the article measured at a fixed rate; this run at max throughput");
   }
   if (rows.some((s) => s.status === "failed")) reasons.push("some cells failed (see the report above)");
