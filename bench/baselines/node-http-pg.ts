@@ -1,7 +1,7 @@
 // Baseline for the database scenarios: raw node:http and raw pg, every statement a named prepared statement
 // (parsed and planned once per connection), running the SQL each route of the shared data access runs
 // (packages/core) and answering the same JSON. It serves what the database scenarios send (users, products
-// and orders CRUD with lists and includes, login) plus /health and /ready; it is not in the contract suite.
+// and orders CRUD with lists and includes, register, login) plus /health and /ready; it is not in the contract suite.
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import pg from "pg";
 import { createServer, invalid, listen, Problem, readJson, route, sendJson, UUID } from "./common.ts";
