@@ -1,8 +1,8 @@
 // Baseline for the database scenarios: raw node:http and raw pg, every statement a named prepared statement
 // (parsed and planned once per connection), running the SQL each route of the shared data access runs
 // (packages/core) and answering the same JSON. It serves what the database scenarios send (users, products
-// and orders CRUD with lists and includes, login) plus /health and /ready; it is not in the contract suite.
-import { createHash, createHmac, scrypt, timingSafeEqual } from "node:crypto";
+// and orders CRUD with lists and includes, register, login) plus /health and /ready; it is not in the contract suite.
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import pg from "pg";
 import { createServer, invalid, listen, Problem, readJson, route, sendJson, UUID } from "./common.ts";
 import {
@@ -14,6 +14,7 @@ import {
   onlyKeys,
   paging,
   productFields,
+  registerFields,
   STATUSES,
   str,
   userFields,
@@ -396,6 +397,33 @@ function signToken(sub: string) {
   return `${unsigned}.${createHmac("sha256", jwtKey).update(unsigned).digest("base64url")}`;
 }
 
+/** The same hash format and cost as packages/db's hashPassword (scrypt N=16384, r=8, p=1, 16-byte salt). */
+function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, hash) =>
+      error ? reject(error) : resolve(`scrypt$16384$8$1$${salt.toString("base64")}$${hash.toString("base64")}`),
+    ),
+  );
+}
+
+async function register(res: Parameters<typeof sendJson>[0], body: Row) {
+  const { email, name, password } = registerFields(body);
+  const passwordHash = await hashPassword(password);
+  try {
+    const { rows } = await query(
+      pool,
+      `INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING ${USER_COLUMNS}`,
+      [email, name, passwordHash],
+    );
+    const user = toUser(rows[0] as Row);
+    sendJson(res, 201, { user, token: signToken(user.id as string) });
+  } catch (error) {
+    if (pgCode(error) === "23505") throw emailTaken();
+    throw error;
+  }
+}
+
 async function login(res: Parameters<typeof sendJson>[0], body: Row) {
   onlyKeys(body, ["email", "password"]);
   const email = str(body, "email", 254, true) as string;
@@ -535,6 +563,7 @@ const server = createServer(
       PATCH: async (req, res, _url, [raw]) => updateOrderStatus(res, id(raw), await readJson(req)),
       DELETE: (_req, res, _url, [raw]) => deleteOrder(res, id(raw)),
     }),
+    route("/auth/register", { POST: async (req, res) => register(res, await readJson(req)) }),
     route("/auth/login", { POST: async (req, res) => login(res, await readJson(req)) }),
   ],
   (error) => {

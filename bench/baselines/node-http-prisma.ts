@@ -7,7 +7,19 @@
 import { type OrderStatus, ProblemError } from "@api-ref/contract";
 import { createDataAccess, internalError, loadConfig } from "@api-ref/core";
 import { createServer, invalid, listen, Problem, type ProblemKind, readJson, route, sendJson, UUID } from "./common.ts";
-import { id, includes, int, intParam, onlyKeys, paging, productFields, STATUSES, str, userFields } from "./requests.ts";
+import {
+  id,
+  includes,
+  int,
+  intParam,
+  onlyKeys,
+  paging,
+  productFields,
+  registerFields,
+  STATUSES,
+  str,
+  userFields,
+} from "./requests.ts";
 
 const config = loadConfig();
 const dataAccess = createDataAccess(config);
@@ -154,6 +166,11 @@ const server = createServer(
       DELETE: async (_req, res, _url, [raw]) => {
         await orders.remove(id(raw));
         res.writeHead(204).end();
+      },
+    }),
+    route("/auth/register", {
+      POST: async (req, res) => {
+        sendJson(res, 201, await auth.register(registerFields(await readJson(req))));
       },
     }),
     route("/auth/login", {

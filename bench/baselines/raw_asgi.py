@@ -25,7 +25,7 @@ from app.db import Database, create_pool
 from app.errors import DATABASE_UNAVAILABLE
 from app.http import REQUEST_ID
 from app.metrics import HttpMetrics
-from app.models import CreateOrderBody, ListOrdersQuery, ListProductsQuery, LoginBody
+from app.models import CreateOrderBody, ListOrdersQuery, ListProductsQuery, LoginBody, RegisterBody
 from app.problems import ProblemError
 from app.settings import Settings
 
@@ -147,6 +147,7 @@ class RawApp:
                 ),
                 ("/orders", {"GET": self.list_orders, "POST": self.create_order}),
                 ("/orders/:id", {"GET": self.get_order, "PATCH": self.update_order, "DELETE": self.delete_order}),
+                ("/auth/register", {"POST": self.register}),
                 ("/auth/login", {"POST": self.login}),
             )
         ]
@@ -342,6 +343,16 @@ class RawApp:
     async def delete_order(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
         await orders.delete_order(self.database, ident(groups[0]))
         return 204, None, {}
+
+    async def register(self, _p: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+        body = await self.json_body(receive, headers)
+        only(body, ("email", "name", "password"))
+        password = text(body, "password", 128, True) or ""
+        if len(password) < 8:
+            raise invalid("body.password", "must be 8–128 characters")
+        fields = user_fields({"email": body.get("email"), "name": body.get("name")}, True)
+        parsed = RegisterBody.model_construct(email=fields["email"], name=fields["name"], password=password)
+        return 201, await auth.register(self.database, self.settings.jwt_secret, parsed), {}
 
     async def login(self, _p: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
         body = await self.json_body(receive, headers)

@@ -64,6 +64,15 @@ export function userFields(body: Row, required: boolean) {
   return { email: email?.toLowerCase(), name };
 }
 
+/** POST /auth/register's body: a user's fields and a password of 8–128 characters. */
+export function registerFields(body: Row) {
+  onlyKeys(body, ["email", "name", "password"]);
+  const password = str(body, "password", 128, true) as string;
+  if (password.length < 8) throw invalid("body.password", "must be 8–128 characters");
+  const { email, name } = userFields({ email: body.email, name: body.name }, true);
+  return { email: email as string, name: name as string, password };
+}
+
 export function productFields(body: Row, required: boolean) {
   onlyKeys(body, ["name", "description", "priceCents", "stock"]);
   const fields = {

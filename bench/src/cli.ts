@@ -1,34 +1,30 @@
 // pnpm bench — verifies, then measures, every registered implementation against the no-framework baselines
-// and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options.
+// and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options; --preset and --claims run the
+// published claims' setups (src/claims/).
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ProvisionError } from "@api-ref/db/provision";
 import { REPO_ROOT } from "@api-ref/harness";
+import { claimsPage, extractPresetArgs, type PresetRun, resolvePreset } from "./claims/cli.ts";
+import { claimsHtml, claimsMarkdown, claimsTable } from "./claims/table.ts";
 import { LimitsUnavailable } from "./limits.ts";
 import { type BenchOptions, estimateSeconds, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
+import type { Results } from "./results.ts";
 import { runBench } from "./run.ts";
 import { plannedCellsPerTarget } from "./runner/scenario.ts";
 import { connectionsFor, scenarios } from "./scenarios.ts";
 import { targetsOfScenario } from "./targets.ts";
 
-let options: ReturnType<typeof parseOptions>;
-try {
-  options = parseOptions(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
+function usageError(message: string): never {
+  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
   process.exit(2);
 }
-if (options === "help") {
-  console.log(USAGE);
-  process.exit(0);
-}
 
-const bench: BenchOptions = options;
-{
-  // Every implementation on every scenario, plus the scenario's baselines, at each connection count and repeat.
+/** How long a run is expected to take, in seconds (at its least repeats, and at its most). */
+function estimate(bench: BenchOptions) {
   const plan = bench.scenarios.map((s) => ({
     targets: targetsOfScenario(bench, s).length,
     connections: connectionsFor(scenarios[s], bench.connections).length,
@@ -40,45 +36,136 @@ const bench: BenchOptions = options;
   const cells = bench.rates
     ? { repeats: perTarget, maxRepeats: perTarget }
     : { repeats: perTarget, maxRepeats: bench.maxRepeats + perTarget - bench.repeats };
-  const { min, max } = estimateSeconds({ ...bench, ...cells }, plan, everyTarget);
-  const minutes = (seconds: number) => `${Math.round(seconds / 60)} min`;
+  return estimateSeconds({ ...bench, ...cells }, plan, everyTarget);
+}
+const minutes = (seconds: number) => `${Math.round(seconds / 60)} min`;
+
+const progress = new Progress();
+const log = (message: string) => progress.log(message);
+
+/** Runs one benchmark and writes its reports; returns its results, files and whether anything failed. */
+async function measure(bench: BenchOptions, dir: string | undefined) {
+  const what =
+    bench.targets.length > 0 ? bench.targets.map((t) => `${t.name} at ${t.url}`) : bench.impls.map((i) => i.name);
+  log(
+    `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.rates ? "1 run per rate" : `${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s)`}, ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.rates ? `, at offered rates ${bench.rates.join(", ")} req/s` : ""}${bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : ""}${bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : ""}${bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
+  );
+  let results: Results;
+  try {
+    results = await runBench(bench, { progress, log });
+  } catch (error) {
+    // --cpus/--memory on a machine that cannot apply them: refused, never run unlimited (a usage error, exit 2).
+    if (error instanceof LimitsUnavailable) {
+      progress.done();
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exit(2);
+    }
+    // No PostgreSQL to measure against: the reason in one line, not a stack trace.
+    if (!(error instanceof ProvisionError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(1);
+  }
+  const out = dir ?? join(REPO_ROOT, "bench", "results", timestampDir(new Date(results.startedAt)));
+  const files = await writeReports(results, out);
+  const failed = results.summary.filter((s) => s.status === "failed");
+  const unstarted = results.targets.filter((t) => t.error);
+  for (const t of unstarted) log(`FAILED: ${t.name}: ${t.error}`);
+  for (const f of failed) log(`FAILED: ${f.scenario} on ${f.target}: ${f.failure}`);
+  return { results, files, ok: failed.length === 0 && unstarted.length === 0 };
+}
+
+/** Appends a preset's claims table to its results.md, report.html and results.json. */
+async function addClaims(run: PresetRun, results: Results, files: Awaited<ReturnType<typeof writeReports>>) {
+  const table = claimsTable(results, run.claim, run.preset);
+  await appendFile(files.markdown, `\n${claimsMarkdown(table, run.preset).join("\n")}`);
+  const html = await readFile(files.html, "utf8");
+  const at = html.lastIndexOf("</body>");
+  const section = claimsHtml(table, run.preset);
+  await writeFile(files.html, at >= 0 ? `${html.slice(0, at)}${section}${html.slice(at)}` : html + section);
+  const json = JSON.parse(await readFile(files.json, "utf8")) as Record<string, unknown>;
+  json.claims = table;
+  await writeFile(
+    files.json,
+    `${JSON.stringify(json, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2)}\n`,
+  );
+  return table;
+}
+
+const started = performance.now();
+const argv = process.argv.slice(2);
+let split: ReturnType<typeof extractPresetArgs>;
+try {
+  split = extractPresetArgs(argv);
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  usageError(error.message);
+}
+
+if (split.presets.length === 0) {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(split.rest);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    usageError(error.message);
+  }
+  if (options === "help") {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const bench: BenchOptions = options;
+  const { min, max } = estimate(bench);
   process.stderr.write(
     `bench: estimated ${minutes(min)} at ${bench.rates ? "one run per rate" : `${bench.repeats} repeat(s)`}${bench.slo ? " and a capacity search" : ""}${max > min ? `, up to ${minutes(max)} if cells need more repeats for ±${Math.round(bench.precision * 100)}% (at most ${bench.maxRepeats}${bench.budgetMinutes ? `, within the ${bench.budgetMinutes}-minute budget` : ""})` : ""}\n`,
   );
-}
-const started = performance.now();
-const progress = new Progress();
-const log = (message: string) => progress.log(message);
-const what =
-  bench.targets.length > 0 ? bench.targets.map((t) => `${t.name} at ${t.url}`) : bench.impls.map((i) => i.name);
-log(
-  `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.rates ? "1 run per rate" : `${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s)`}, ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.rates ? `, at offered rates ${bench.rates.join(", ")} req/s` : ""}${bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : ""}${bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : ""}${bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
-);
-let results: Awaited<ReturnType<typeof runBench>>;
-try {
-  results = await runBench(bench, { progress, log });
-} catch (error) {
-  // --cpus/--memory on a machine that cannot apply them: refused, never run unlimited (a usage error, exit 2).
-  if (error instanceof LimitsUnavailable) {
-    progress.done();
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exit(2);
+  const { results, files, ok } = await measure(bench, bench.outDir);
+  process.stdout.write(`\n${renderMarkdown(results)}\n`);
+  log(`wrote ${files.json}\n      ${files.markdown}\n      ${files.html}`);
+  log(`bench took ${Math.round((performance.now() - started) / 1000)} s`);
+  if (!ok) process.exit(1);
+} else {
+  // Every preset is resolved (and its options checked) before anything runs.
+  let runs: PresetRun[];
+  try {
+    runs = split.presets.map((id) => resolvePreset(id, split.rest));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    usageError(error.message);
   }
-  // No PostgreSQL to measure against: the reason in one line, not a stack trace.
-  if (!(error instanceof ProvisionError)) throw error;
-  process.stderr.write(`error: ${error.message}\n`);
-  process.exit(1);
-}
-const dir = bench.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(new Date(results.startedAt)));
-const files = await writeReports(results, dir);
-
-process.stdout.write(`\n${renderMarkdown(results)}\n`);
-const failed = results.summary.filter((s) => s.status === "failed");
-const unstarted = results.targets.filter((t) => t.error);
-log(`wrote ${files.json}\n      ${files.markdown}\n      ${files.html}`);
-log(`bench took ${Math.round((performance.now() - started) / 1000)} s`);
-if (failed.length > 0 || unstarted.length > 0) {
-  for (const t of unstarted) log(`FAILED: ${t.name}: ${t.error}`);
-  for (const f of failed) log(`FAILED: ${f.scenario} on ${f.target}: ${f.failure}`);
-  process.exit(1);
+  const estimates = runs.map((r) => estimate(r.options).min);
+  const total = estimates.reduce((a, b) => a + b, 0);
+  const root =
+    runs[0]?.options.outDir ??
+    join(REPO_ROOT, "bench", "results", `${split.claims ? "claims-" : ""}${timestampDir(new Date())}`);
+  process.stderr.write(
+    `bench: ${runs.length} preset(s), estimated ${minutes(total)}${split.claims ? " in all" : ""}:\n${runs.map((r, i) => `  ${r.preset.id}: ~${minutes(estimates[i] as number)}`).join("\n")}\n`,
+  );
+  let ok = true;
+  const tables = [];
+  for (const [i, run] of runs.entries()) {
+    log(`preset ${run.preset.id} (${i + 1}/${runs.length}): ${run.claim.article}`);
+    for (const line of run.notes) log(`  ${line}`);
+    const dir = runs.length > 1 ? join(root, run.preset.id) : root;
+    const measured = await measure(run.options, dir);
+    ok &&= measured.ok;
+    const table = await addClaims(run, measured.results, measured.files);
+    tables.push({ table, preset: run.preset });
+    if (runs.length === 1) {
+      process.stdout.write(`\n${renderMarkdown(measured.results)}\n${claimsMarkdown(table, run.preset).join("\n")}\n`);
+    }
+    log(`wrote ${measured.files.markdown}\n      ${measured.files.html}`);
+    const elapsed = (performance.now() - started) / 1000;
+    const done = estimates.slice(0, i + 1).reduce((a, b) => a + b, 0);
+    const left = estimates.slice(i + 1).reduce((a, b) => a + b, 0) * (elapsed / done);
+    if (i + 1 < runs.length) log(`${Math.round(elapsed / 60)} min so far; about ${minutes(left)} left`);
+  }
+  if (split.claims) {
+    const page = claimsPage(tables, runs[0]?.options.smoke ?? false);
+    await writeFile(join(root, "claims.md"), page.markdown);
+    await writeFile(join(root, "claims.html"), page.html);
+    process.stdout.write(`\n${page.markdown}\n`);
+    log(`wrote ${join(root, "claims.md")}\n      ${join(root, "claims.html")}`);
+  }
+  log(`bench took ${Math.round((performance.now() - started) / 1000)} s`);
+  if (!ok) process.exit(1);
 }

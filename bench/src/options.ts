@@ -129,13 +129,16 @@ export const USAGE = `usage: pnpm bench [options]
                              found by short probes (doubling, then bisection to 10%), confirmed by a full run
   --cpus C                   CPU quota per server, all its workers together, in cores (e.g. 0.5; cgroups, root)
   --memory SIZE              memory limit per server, all its workers together (e.g. 256M, 1G; cgroups, root)
-  --pipelining N             requests in flight per connection (default 1; not with --rate or crud-mix)
+  --pipelining N             requests in flight per connection (default 1; not with --rate, crud-mix or auth-register)
   --scale X                  seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)
   --pool-size N              database connections per implementation and baseline, divided among its workers (default 10)
   --verify-sample N          requests checked against the contract per scenario and server (default 24; smoke 12)
   --smoke                    every scenario and implementation, half a second each, two repeats, no warm-up (for CI)
   --no-pin                   do not pin the server and the load generator to separate cores
   --out DIR                  results directory (default bench/results/<timestamp>)
+  --preset ID                a published claim's setup, scaled to this machine, ending with "claimed vs measured
+                             here" (bench/claims/published-claims.json; explicit options win)
+  --claims                   every preset in one run (~23 min) and one page answering all the articles
   -h, --help                 this text`;
 
 function number(name: string, raw: string, check: (n: number) => boolean, rule: string): number {

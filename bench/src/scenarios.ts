@@ -3,7 +3,8 @@
 // process), so that what is verified is exactly what is measured. The types are in scenarios/types.ts, the
 // request builders in scenarios/requests.ts, the crud-mix cycle's checks in scenarios/crud-mix.ts; the seeded
 // random source and the crud-mix cycle itself are the harness's (@api-ref/harness).
-import { EchoResponse, Health, LoginResponse } from "@api-ref/contract";
+import { randomUUID } from "node:crypto";
+import { EchoResponse, Health, LoginResponse, RegisterResponse } from "@api-ref/contract";
 import { crudMixSteps } from "./scenarios/crud-mix.ts";
 import {
   createOrder,
@@ -18,7 +19,7 @@ import {
   productsQuery,
   times,
 } from "./scenarios/requests.ts";
-import type { BenchRequest, Plan, Scenario, ScenarioName } from "./scenarios/types.ts";
+import type { BenchRequest, Plan, Scenario, ScenarioName, Step } from "./scenarios/types.ts";
 
 export { createRng } from "@api-ref/harness";
 export { echoDocument } from "./scenarios/requests.ts";
@@ -156,6 +157,18 @@ export const scenarios: Record<ScenarioName, Scenario> = {
         };
       }),
   },
+  "auth-register": {
+    name: "auth-register",
+    title: "POST /auth/register (fresh e-mail, scrypt)",
+    kind: "database",
+    writes: true,
+    // Every request must carry an e-mail never registered before, so requests are built one at a time (a
+    // one-step sequence), not drawn from a prebuilt pool; like auth-login, each costs a scrypt hash.
+    sequential: true,
+    minDurationS: 3,
+    maxConnections: 16,
+    plan: (pools) => ({ kind: "sequence", steps: [registerStep(pools.password)] }),
+  },
   metrics: {
     name: "metrics",
     title: "GET /metrics",
@@ -191,6 +204,43 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     plan: (pools) => ({ kind: "sequence", steps: crudMixSteps(pools) }),
   },
 };
+
+/** POST /auth/register with an e-mail of its own: the answer must be the new user (same e-mail and name) and a token for it. */
+export function registerStep(password: string): Step {
+  return {
+    label: "register",
+    build: () => {
+      const email = `bench-${randomUUID()}@register.example.com`;
+      const name = "Bench Register";
+      return {
+        method: "POST",
+        path: "/auth/register",
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ email, name, password }),
+        expect: {
+          status: 201,
+          body: "json",
+          schema: RegisterResponse,
+          check: (body) => checkRegistered(body, email, name),
+        },
+      };
+    },
+  };
+}
+
+/** What is wrong with a /auth/register answer for `email` and `name`, or undefined. */
+export function checkRegistered(body: unknown, email: string, name: string): string | undefined {
+  const { user, token } = body as { user: { id: string; email: string; name: string }; token: string };
+  if (user.email !== email) return `user.email is ${JSON.stringify(user.email)}, expected ${email}`;
+  if (user.name !== name) return `user.name is ${JSON.stringify(user.name)}, expected ${name}`;
+  try {
+    const payload = token.split(".")[1] ?? "";
+    const sub = (JSON.parse(Buffer.from(payload, "base64url").toString()) as { sub?: unknown }).sub;
+    return sub === user.id ? undefined : "the token's sub is not the new user's id";
+  } catch {
+    return "the token is not a JWT";
+  }
+}
 
 /** Order of execution: read-only scenarios first, so that writes cannot change what the reads measure. */
 export function executionOrder(names: readonly ScenarioName[]): ScenarioName[] {

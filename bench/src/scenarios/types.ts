@@ -62,6 +62,7 @@ export const SCENARIO_NAMES = [
   "orders-list",
   "order-create",
   "auth-login",
+  "auth-register",
   "metrics",
   "crud-mix",
 ] as const;

@@ -1,0 +1,96 @@
+// --preset and --claims on the command line: which presets to run, each resolved to checked BenchOptions with
+// what it changed from the article's setup and which explicit options overrode it; and the one page of --claims.
+import { type BenchOptions, parseOptions, UsageError } from "../options.ts";
+import { loadClaims, PRESET_IDS, type Preset, type PublishedClaim, presetArgv, presetById } from "./presets.ts";
+import { type ClaimsTable, claimsHtml, claimsMarkdown } from "./table.ts";
+
+export interface PresetRun {
+  preset: Preset;
+  claim: PublishedClaim;
+  options: BenchOptions;
+  /** What the run changed from the article's setup and which explicit options won, to print before it runs. */
+  notes: string[];
+}
+
+/** Takes --preset ID and --claims out of argv; the rest is ordinary options. */
+export function extractPresetArgs(argv: readonly string[]): { presets: string[]; claims: boolean; rest: string[] } {
+  const rest: string[] = [];
+  let preset: string | undefined;
+  let claims = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--claims") claims = true;
+    else if (arg === "--preset" || arg.startsWith("--preset=")) {
+      const value = arg === "--preset" ? argv[++i] : arg.slice("--preset=".length);
+      if (value === undefined || value === "" || value.startsWith("--")) {
+        throw new UsageError(`--preset needs an id: ${PRESET_IDS.join(", ")}`);
+      }
+      if (preset !== undefined) throw new UsageError("--preset is given twice; --claims runs them all");
+      preset = value;
+    } else rest.push(arg);
+  }
+  if (claims && preset !== undefined) throw new UsageError("--claims runs every preset: leave out --preset");
+  if (preset !== undefined && !presetById(preset)) {
+    throw new UsageError(`unknown preset "${preset}"; known: ${PRESET_IDS.join(", ")}`);
+  }
+  return { presets: claims ? [...PRESET_IDS] : preset ? [preset] : [], claims, rest };
+}
+
+/** A preset as checked options: its own, then the explicit ones (which win), then its option fields. */
+export function resolvePreset(id: string, userArgv: readonly string[], claims = loadClaims()): PresetRun {
+  const preset = presetById(id);
+  if (!preset) throw new UsageError(`unknown preset "${id}"; known: ${PRESET_IDS.join(", ")}`);
+  const claim = claims.find((c) => c.id === id);
+  if (!claim) throw new UsageError(`preset ${id} has no claim in bench/claims/published-claims.json`);
+  const { argv, overridden } = presetArgv(preset, userArgv);
+  const parsed = parseOptions(argv);
+  if (parsed === "help") throw new UsageError("--help cannot be combined with --preset or --claims");
+  // Smoke sets its own cell lengths and connections: the preset's changes to those do not apply.
+  const notes = parsed.smoke
+    ? preset.changes.filter((c) => !c.startsWith("30 s ×") && !/connections →/.test(c))
+    : [...preset.changes];
+  const options: BenchOptions = { ...parsed };
+  const fields = preset.fields ?? {};
+  // Explicit --rate / --cpus / --memory (where this build has them) win over the preset's fields.
+  const given = new Set(userArgv.filter((a) => a.startsWith("--")).map((a) => a.slice(2).split("=")[0]));
+  if (fields.rates && !given.has("rate")) options.rates = fields.rates;
+  if (fields.cpus !== undefined && !given.has("cpus")) options.cpus = fields.cpus;
+  if (fields.memoryBytes !== undefined && !given.has("memory")) options.memoryBytes = fields.memoryBytes;
+  if (parsed.smoke) notes.push("--smoke: cells of seconds, the preset's lengths and connections left out");
+  for (const name of overridden) notes.push(`--${name} given explicitly: it wins over the preset's`);
+  return { preset, claim, options, notes };
+}
+
+const count = (tables: ClaimsTable[], verdict: string) =>
+  tables.reduce((n, t) => n + t.rows.filter((r) => r.verdict === verdict).length, 0);
+
+/** The --claims page: one section per article with its table and verdicts. */
+export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, smoke: boolean) {
+  const tables = runs.map((r) => r.table);
+  const verdicts = ["holds", "holds in direction only", "does not hold", "not measured here"];
+  const tally = verdicts.map((v) => `${count(tables, v)} ${v}`).join(", ");
+  const intro = [
+    "Five published benchmark articles, each re-run here as the nearest setup one machine allows (`pnpm bench --claims`). Each section says what changed from the article's setup, then compares the article's ratios between frameworks with ours from the same run (95% intervals); every preset's full report is in its own directory beside this page.",
+    smoke
+      ? "**Smoke run:** cells of half a second, two repeats: the tables show that every figure is produced, not what holds."
+      : "",
+    `Verdicts over all published figures: ${tally}.`,
+  ].filter(Boolean);
+  const markdown = [
+    "# Do the articles hold?",
+    "",
+    ...intro.flatMap((p) => [p, ""]),
+    ...runs.flatMap((r) => claimsMarkdown(r.table, r.preset, 2)),
+  ].join("\n");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Do the articles hold?</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}td.n{text-align:right;white-space:nowrap}small{color:#555;font-weight:normal}.note{color:#555}</style></head><body><h1>Do the articles hold?</h1>${intro
+    .map(
+      (p) =>
+        `<p>${p
+          .replace(/&/g, "&amp;")
+          .replace(/</g, "&lt;")
+          .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+          .replace(/`(.+?)`/g, "<code>$1</code>")}</p>`,
+    )
+    .join("")}${runs.map((r) => claimsHtml(r.table, r.preset)).join("")}</body></html>\n`;
+  return { markdown: `${markdown}\n`, html };
+}

@@ -1,0 +1,42 @@
+// The verdict on one published ratio against the ratio measured here: a pure function with explicit thresholds
+// (documented in bench/README.md, "Presets and --claims").
+import type { Interval } from "../stats.ts";
+
+/** The measured ratio is within ±15% of the published one (or its 95% interval contains it): the claim holds. */
+export const HOLD_TOLERANCE = 0.15;
+/** A ratio within 1 ± 5% is "no difference": neither side is ahead. */
+export const EVEN_BAND = 0.05;
+
+export type Verdict = "holds" | "holds in direction only" | "does not hold" | "not measured here";
+
+/** -1: the first framework is lower; 0: no difference (within EVEN_BAND, or the interval contains 1); 1: higher. */
+function direction(value: number, low = Number.NaN, high = Number.NaN): -1 | 0 | 1 {
+  if (Number.isFinite(low) && Number.isFinite(high) && low <= 1 && high >= 1) return 0;
+  if (Math.abs(Math.log(value)) <= Math.log(1 + EVEN_BAND)) return 0;
+  return value > 1 ? 1 : -1;
+}
+
+/**
+ * claimed: the article's ratio (framework A ÷ framework B of the same figure). measured: ours, A ÷ B from the
+ * same run, with its 95% interval where there are repeats to pair (low/high NaN otherwise).
+ *  - holds: measured within ±HOLD_TOLERANCE of claimed, or claimed inside the measured interval (unless that
+ *    interval also contains 1, where the article saw a difference: then it confirms nothing);
+ *  - holds in direction only: both on the same side of 1 (beyond EVEN_BAND and the interval), but not as large;
+ *  - does not hold: the other side of 1, or no difference measured where the article saw one (or the reverse);
+ *  - not measured here: no finite measured ratio.
+ */
+export function verdictOf(claimed: number, measured: Pick<Interval, "value" | "low" | "high">): Verdict {
+  if (!Number.isFinite(measured.value) || measured.value <= 0 || !Number.isFinite(claimed) || claimed <= 0) {
+    return "not measured here";
+  }
+  const near = Math.abs(Math.log(measured.value / claimed)) <= Math.log(1 + HOLD_TOLERANCE);
+  // An interval wide enough to hold both the claim and "no difference" confirms nothing: only `near` counts then.
+  const even = direction(claimed) === 0;
+  const inside =
+    measured.low <= claimed && claimed <= measured.high && (even || !(measured.low <= 1 && measured.high >= 1));
+  if (near || inside) return "holds";
+  const said = direction(claimed);
+  const seen = direction(measured.value, measured.low, measured.high);
+  if (said !== 0 && said === seen) return "holds in direction only";
+  return "does not hold";
+}

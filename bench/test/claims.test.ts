@@ -1,0 +1,221 @@
+// The published-claims presets, their claims tables and the verdict function. The tables are built here from a
+// fake results object (every preset); the real end-to-end run of every preset is CI's bench smoke stage.
+import { availableParallelism } from "node:os";
+import { describe, expect, it } from "vitest";
+import { extractPresetArgs, resolvePreset } from "../src/claims/cli.ts";
+import { loadClaims, PRESET_IDS, PRESETS, ramp } from "../src/claims/presets.ts";
+import { claimsMarkdown, claimsTable } from "../src/claims/table.ts";
+import { EVEN_BAND, HOLD_TOLERANCE, verdictOf } from "../src/claims/verdict.ts";
+import { UsageError } from "../src/options.ts";
+import type { CellResult, Results } from "../src/results.ts";
+import { checkRegistered, registerStep, SCENARIO_NAMES } from "../src/scenarios.ts";
+
+const claims = loadClaims();
+
+describe("presets", () => {
+  it("there is exactly one preset per published claim", () => {
+    expect([...PRESET_IDS].sort()).toEqual(claims.map((c) => c.id).sort());
+  });
+
+  for (const preset of PRESETS) {
+    it(`${preset.id} resolves to valid options, with the article's frameworks and our baselines' scenarios`, () => {
+      const run = resolvePreset(preset.id, []);
+      const impls = run.options.impls.map((i) => i.name);
+      for (const ours of Object.values(preset.frameworks).flat()) expect(impls).toContain(ours);
+      for (const scenario of run.options.scenarios) expect(SCENARIO_NAMES).toContain(scenario);
+      expect(run.options.scenarios.sort()).toEqual([...new Set(Object.values(preset.routes))].sort());
+      expect(run.options.workers).toBeLessThanOrEqual(Math.max(1, availableParallelism()));
+      expect(run.options.smoke).toBe(false);
+      expect(run.options.repeats).toBeGreaterThanOrEqual(2);
+      expect(run.notes.length).toBeGreaterThan(0);
+    });
+
+    it(`${preset.id} composes with --smoke (smoke's cell lengths, the preset's selection)`, () => {
+      const run = resolvePreset(preset.id, ["--smoke"]);
+      expect(run.options.smoke).toBe(true);
+      expect(run.options.durationS).toBe(0.5);
+      expect(run.options.connections).toEqual([25]);
+      expect(run.options.impls.map((i) => i.name).sort()).toEqual(
+        resolvePreset(preset.id, [])
+          .options.impls.map((i) => i.name)
+          .sort(),
+      );
+    });
+  }
+
+  it("explicit options win over the preset's, and the run says so", () => {
+    const run = resolvePreset("four-frameworks-hello", ["--duration", "7", "--impl", "express,koa"]);
+    expect(run.options.durationS).toBe(7);
+    expect(run.options.impls.map((i) => i.name)).toEqual(["express", "koa"]);
+    expect(run.notes).toContain("--duration given explicitly: it wins over the preset's");
+    expect(run.notes).toContain("--impl given explicitly: it wins over the preset's");
+  });
+
+  it("the template-server preset sets a fixed-rate ramp and the containers' limits", () => {
+    const run = resolvePreset("express-fastify-template-ramp", []);
+    expect(run.options.rates).toEqual([50, 775, 1500]);
+    expect(run.options.cpus).toBe(0.5);
+    expect(run.options.memoryBytes).toBe(256 * 1024 * 1024);
+    expect(ramp(10, 1500, 8)).toHaveLength(8);
+  });
+});
+
+describe("--preset and --claims usage", () => {
+  it("an unknown preset is a usage error listing the ids", () => {
+    expect(() => extractPresetArgs(["--preset", "nope"])).toThrow(UsageError);
+    expect(() => extractPresetArgs(["--preset", "nope"])).toThrow(PRESET_IDS.join(", "));
+  });
+  it("--preset without an id, twice, or with --claims is a usage error", () => {
+    expect(() => extractPresetArgs(["--preset"])).toThrow(/needs an id/);
+    expect(() => extractPresetArgs(["--preset", "--smoke"])).toThrow(/needs an id/);
+    expect(() => extractPresetArgs(["--preset", PRESET_IDS[0] as string, "--preset=x"])).toThrow(/twice/);
+    expect(() => extractPresetArgs(["--claims", "--preset", PRESET_IDS[0] as string])).toThrow(/--claims/);
+  });
+  it("--claims selects every preset and passes the other options through", () => {
+    expect(extractPresetArgs(["--claims", "--smoke"])).toEqual({
+      presets: PRESET_IDS,
+      claims: true,
+      rest: ["--smoke"],
+    });
+    expect(extractPresetArgs(["--preset=four-frameworks-hello"]).presets).toEqual(["four-frameworks-hello"]);
+  });
+  it("a bad explicit option beside a preset is the ordinary usage error", () => {
+    expect(() => resolvePreset("four-frameworks-hello", ["--duration", "0"])).toThrow(/--duration/);
+  });
+});
+
+describe("verdictOf", () => {
+  const at = (value: number, low = Number.NaN, high = Number.NaN) => ({ value, low, high });
+  it("holds within ±HOLD_TOLERANCE or when the interval contains the claim", () => {
+    expect(verdictOf(2, at(2 * (1 + HOLD_TOLERANCE * 0.9)))).toBe("holds");
+    expect(verdictOf(2, at(1.5, 1.2, 2.1))).toBe("holds");
+    // The article saw no difference and neither can we: holds.
+    expect(verdictOf(1.02, at(1.3, 0.9, 1.8))).toBe("holds");
+    // An interval that holds both the claim and "no difference" confirms nothing.
+    expect(verdictOf(1.23, at(0.92, 0.47, 1.79))).toBe("does not hold");
+    expect(verdictOf(0.86, at(0.8))).toBe("holds");
+  });
+  it("holds in direction only when the same side of 1 but smaller", () => {
+    expect(verdictOf(7.2, at(1.38, 1.3, 1.45))).toBe("holds in direction only");
+    expect(verdictOf(0.25, at(0.7, 0.65, 0.75))).toBe("holds in direction only");
+  });
+  it("does not hold on the other side of 1, or with no difference measured", () => {
+    expect(verdictOf(7.2, at(0.91, 0.85, 0.97))).toBe("does not hold");
+    expect(verdictOf(1.3, at(1.02, 0.9, 1.1))).toBe("does not hold");
+    expect(verdictOf(1.3, at(1 + EVEN_BAND / 2))).toBe("does not hold");
+    // The article saw no difference; we see a large one.
+    expect(verdictOf(1.0, at(2, 1.9, 2.1))).toBe("does not hold");
+  });
+  it("not measured here without a measured ratio", () => {
+    expect(verdictOf(2, at(Number.NaN))).toBe("not measured here");
+  });
+});
+
+/** A fake run: every target of a preset on every scenario and connection count, 3 repeats, Fastify-like 2× Express. */
+function fakeResults(presetId: string): Results {
+  const run = resolvePreset(presetId, []);
+  const speed: Record<string, number> = { express: 1, "fastify-zod": 2, koa: 1.8, hapi: 1.5, fastapi: 1.1 };
+  const cells: CellResult[] = [];
+  for (const scenario of run.options.scenarios)
+    for (const connections of run.options.connections)
+      for (const impl of run.options.impls)
+        for (let repeat = 1; repeat <= 3; repeat++) {
+          const s = (speed[impl.name] ?? 1.2) * (1 + repeat / 100);
+          cells.push({
+            scenario,
+            connections,
+            repeat,
+            target: impl.name,
+            position: 0,
+            outcome: {
+              durationS: 1,
+              completed: 1000 * s,
+              requestsPerSecond: 1000 * s,
+              statusCounts: {},
+              non2xx: 0,
+              errors: 0,
+              timeouts: 0,
+              latency: { p50: 10 / s, p90: 15 / s, p99: 20 / s, max: 30, mean: 11, count: 1000 },
+            },
+            server: { cpuCores: 0.9, cpuSeconds: 1, peakRssBytes: 80e6 * s, cpuMicrosPerRequest: 900 / s },
+          });
+        }
+  return {
+    options: {},
+    versions: { node: "v24.0.0" },
+    targets: run.options.impls.map((i) => ({
+      name: i.name,
+      role: "implementation",
+      framework: i.framework,
+      variant: i.variant,
+      language: i.language,
+      startupMs: 300 / (speed[i.name] ?? 1),
+      versions: i.name === "express" ? { express: "5.1.0" } : {},
+    })),
+    cells,
+    summary: [],
+    split: [],
+  } as unknown as Results;
+}
+
+describe("claims table", () => {
+  for (const claim of claims) {
+    it(`${claim.id}: a row per published figure, each with a verdict (fake results)`, () => {
+      const preset = PRESETS.find((p) => p.id === claim.id);
+      if (!preset) throw new Error(`no preset for ${claim.id}`);
+      const table = claimsTable(fakeResults(claim.id), claim, preset);
+      for (const figure of Object.keys(claim.figures)) {
+        expect(table.rows.some((r) => r.figure === figure || r.figure.startsWith(`${figure} (`))).toBe(true);
+      }
+      for (const row of table.rows) {
+        expect(["holds", "holds in direction only", "does not hold", "not measured here"]).toContain(row.verdict);
+        if (row.verdict !== "not measured here") expect(row.measured.text).not.toBe("–");
+        else expect(row.reasons.join(" ")).not.toBe("");
+      }
+      expect(claimsMarkdown(table, preset).join("\n")).toContain("Claimed vs measured here");
+    });
+  }
+
+  it("compares the right frameworks and reads the article's and our ratios", () => {
+    const claim = claims.find((c) => c.id === "fastify-express-prisma-crud");
+    const preset = PRESETS.find((p) => p.id === "fastify-express-prisma-crud");
+    if (!claim || !preset) throw new Error("missing");
+    const table = claimsTable(fakeResults(claim.id), claim, preset);
+    const rps = table.rows.find((r) => r.figure === "rps_avg");
+    expect(rps?.comparison).toBe("fastify ÷ express (fastify-zod ÷ express)");
+    expect(rps?.claimed.ratio).toBeCloseTo(15320 / 2140, 5);
+    expect(rps?.measured.ratio?.value).toBeCloseTo(2, 1);
+    expect(rps?.verdict).toBe("holds in direction only");
+    expect(rps?.reasons.join(" ")).toContain("Express 4 in the article, Express 5.1.0 here");
+    expect(table.rows.find((r) => r.figure === "p95_ms")?.verdict).toBe("not measured here");
+  });
+
+  it("says when the article ran at a fixed rate and this run did not", () => {
+    const claim = claims.find((c) => c.id === "fastapi-express-nest-health");
+    const preset = PRESETS.find((p) => p.id === claim?.id);
+    if (!claim || !preset) throw new Error("missing");
+    const results = { ...fakeResults(claim.id), options: { rate: null, rates: null } } as unknown as Results;
+    const p99 = claimsTable(results, claim, preset).rows.find(
+      (r) => r.figure === "p99_ms_at_50k" && r.comparison.startsWith("fastapi"),
+    );
+    expect(p99?.verdict).toBe("holds in direction only");
+    expect(p99?.reasons).toContain("the article measured at a fixed rate; this run at max throughput");
+  });
+});
+
+describe("auth-register scenario", () => {
+  const token = (sub: string) => `x.${Buffer.from(JSON.stringify({ sub })).toString("base64url")}.y`;
+  it("sends a fresh e-mail every request", () => {
+    const step = registerStep("password-123");
+    const a = JSON.parse(step.build({}, undefined as never).body ?? "{}");
+    const b = JSON.parse(step.build({}, undefined as never).body ?? "{}");
+    expect(a.email).not.toBe(b.email);
+  });
+  it("accepts the new user and a token for it, rejects a wrong answer", () => {
+    const user = { id: "u1", email: "a@example.com", name: "Bench Register" };
+    expect(checkRegistered({ user, token: token("u1") }, "a@example.com", "Bench Register")).toBeUndefined();
+    expect(checkRegistered({ user, token: token("u1") }, "b@example.com", "Bench Register")).toMatch(/email/);
+    expect(checkRegistered({ user, token: token("u2") }, "a@example.com", "Bench Register")).toMatch(/sub/);
+    expect(checkRegistered({ user, token: "not-a-jwt" }, "a@example.com", "Bench Register")).toMatch(/JWT|sub/);
+  });
+});
