@@ -50,12 +50,21 @@ export function runFixedRate(options: FixedRateOptions): Promise<LoadOutcome> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const scheduleEnd = t0 + options.durationS * 1000;
-    const drainDeadline = scheduleEnd + Math.max(options.timeoutS, options.durationS) * 1000;
+    // After the schedule, the requests still due or in flight get a grace as long as the run itself (at least 1 s,
+    // at most the request timeout). A server that fell behind does not catch up in it: what is left then is
+    // abandoned and recorded with the latency it had reached (a lower bound), so that the queue still shows in
+    // the percentiles while an overloaded step costs seconds, not the request timeout.
+    const graceS = Math.max(1, Math.min(options.timeoutS, options.durationS));
+    const drainDeadline = scheduleEnd + graceS * 1000;
+    const inFlightDue = new Set<number>();
     let finished = false;
 
     const finish = () => {
       if (finished) return;
       finished = true;
+      const now = performance.now();
+      for (const dueAt of inFlightDue) latencies.record(now - dueAt);
+      for (let i = dueHead; i < due.length; i++) latencies.record(now - (due[i] as number));
       agent.destroy();
       const elapsedS = (performance.now() - t0) / 1000;
       resolve({
@@ -67,18 +76,20 @@ export function runFixedRate(options: FixedRateOptions): Promise<LoadOutcome> {
         errors,
         timeouts,
         latency: latencies.summary(),
-        fixedRate: { target: options.rate, scheduled, unsent: scheduled - dueHead },
+        fixedRate: { target: options.rate, scheduled, unsent: scheduled - dueHead, abandoned: inFlightDue.size },
       });
     };
 
     const fire = (vc: VirtualConnection, dueAt: number) => {
       const { req, step } = next(vc);
       inFlight++;
+      inFlightDue.add(dueAt);
       const body = req.body === undefined ? undefined : Buffer.from(req.body);
       const headers: Record<string, string | number> = { ...req.headers };
       if (body) headers["content-length"] = body.length;
       const release = () => {
         inFlight--;
+        inFlightDue.delete(dueAt);
         free.push(vc);
         dispatch();
       };

@@ -13,8 +13,11 @@ export interface LoadOutcome {
   timeouts: number;
   /** Milliseconds, exact percentiles over every response. */
   latency: LatencySummary;
-  /** Fixed-rate mode only: the rate asked for, requests due, and requests still unsent when the run ended. */
-  fixedRate?: { target: number; scheduled: number; unsent: number };
+  /**
+   * Fixed-rate mode only: the rate asked for, requests due, requests still unsent when the run ended and requests
+   * still in flight then (both abandoned after the grace, their latency so far recorded as a lower bound).
+   */
+  fixedRate?: { target: number; scheduled: number; unsent: number; abandoned: number };
 }
 
 /** Every latency of a run (milliseconds, sub-millisecond resolution), in a growable typed array. */
