@@ -50,6 +50,8 @@ export interface BenchOptions {
   /** --all: every registered implementation and every scenario. */
   all: boolean;
   pin: boolean;
+  /** --profile: a CPU profile of each server over every measured cell, flame graphs and a layer table in the report. */
+  profile: boolean;
   /** Where results go (default bench/results/<timestamp>). */
   outDir: string | undefined;
 }
@@ -135,6 +137,8 @@ export const USAGE = `usage: pnpm bench [options]
   --verify-sample N          requests checked against the contract per scenario and server (default 24; smoke 12)
   --smoke                    every scenario and implementation, half a second each, two repeats, no warm-up (for CI)
   --no-pin                   do not pin the server and the load generator to separate cores
+  --profile                  CPU profile of each server over every measured cell: flame graphs and the top functions
+                             by layer in the report (Node: the inspector's sampler; FastAPI: py-spy, if installed)
   --out DIR                  results directory (default bench/results/<timestamp>)
   --preset ID                a published claim's setup, scaled to this machine, ending with "claimed vs measured
                              here" (bench/claims/published-claims.json; explicit options win)
@@ -186,6 +190,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
         "verify-sample": { type: "string" },
         smoke: { type: "boolean" },
         "no-pin": { type: "boolean" },
+        profile: { type: "boolean" },
         out: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -299,6 +304,10 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const workers = workersArg
     ? number("workers", workersArg, (n) => Number.isInteger(n) && n >= 1 && n <= 64, "an integer from 1 to 64")
     : 1;
+  const profile = values.profile === true;
+  if (profile && workers > 1) {
+    throw new UsageError("--profile samples one server process: leave out --workers (or use --workers 1)");
+  }
   const targets: BenchOptions["targets"] = [];
   const targetArg = str("target");
   if (targetArg !== undefined) {
@@ -326,6 +335,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       targets.push({ name, url: url.href.replace(/\/$/, "") });
     }
     if (implArg !== undefined) throw new UsageError("--target names what is measured: leave out --impl");
+    if (values.profile === true)
+      throw new UsageError("--profile samples servers the bench starts, not --target servers");
     if (workersArg !== undefined) {
       throw new UsageError("--workers applies to servers the bench starts, not to --target servers");
     }
@@ -438,6 +449,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     smoke,
     all,
     pin: values["no-pin"] !== true,
+    profile,
     outDir: str("out"),
   };
 }

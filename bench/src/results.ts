@@ -2,6 +2,7 @@
 // Pure functions over plain data, so that the report and its tests need no running server.
 import type { LoadOutcome } from "./load/outcome.ts";
 import type { MachineInfo } from "./proc.ts";
+import type { ProfileSummary } from "./profile/recorder.ts";
 import type { CapacityResult } from "./runner/capacity.ts";
 import type { ScenarioKind, ScenarioName } from "./scenarios.ts";
 import { type Interval, pairedInterval, ratio, type Spread, spread } from "./stats.ts";
@@ -80,6 +81,8 @@ export interface CellResult {
   rate?: number;
   /** The server was killed by the OOM killer at its --memory limit during this cell. */
   oomKilled?: boolean;
+  /** --profile: the server's CPU profile over this cell's measured part (relative to the results directory). */
+  profile?: string;
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
   note?: string;
 }
@@ -188,6 +191,8 @@ export interface Results {
   limits?: { cpus: number | null; memoryBytes: number | null; mechanism: string; note: string };
   /** --rate list or ramp: one fixed-rate cell per scenario, target, connection count and offered rate. */
   curve?: CellResult[];
+  /** --profile: per target and scenario, self time by layer, the top functions and the flame graph (inline SVG). */
+  profiles?: Array<ProfileSummary & { flame?: string }>;
   /** --slo: each target's capacity at the latency bound per scenario, with its probes (their cells in `probes`). */
   capacity?: CapacityResult[];
   probes?: CellResult[];

@@ -9,6 +9,9 @@ import { formatBytes, type LimitGroup, ServerLimits } from "./limits.ts";
 import { LoadGenerator } from "./load/generator.ts";
 import type { BenchOptions } from "./options.ts";
 import { allowedCpus, machineInfo, pinProcess, processTree, rssBytes } from "./proc.ts";
+import { flameSvg } from "./profile/flame.ts";
+import { AGENT, type ProfileKind, Profiler } from "./profile/recorder.ts";
+import { timestampDir } from "./report/write.ts";
 import {
   type CellResult,
   DISTURBANCE_CORES,
@@ -98,6 +101,8 @@ interface Target {
   databaseUrl?: string;
   /** --cpus/--memory: the server's control group. */
   group?: LimitGroup;
+  /** --profile: how this server is sampled. */
+  profile?: ProfileKind;
 }
 
 /** How a server is started for `--workers N`: its own way (uvicorn reads WEB_CONCURRENCY), node:cluster for Node. */
@@ -202,6 +207,7 @@ interface StartContext {
   limits?: ServerLimits;
   builds: Map<string, ReturnType<typeof build>>;
   io: RunIo;
+  profiler?: Profiler;
 }
 
 /** Runs an implementation's build once per app (variants of one app, e.g. NestJS on two platforms, share it). */
@@ -221,6 +227,10 @@ async function buildOnce(impl: Implementation, ctx: StartContext): Promise<boole
 /** The command a server starts with: its workers, inside its limits group, pinned to the server's core. */
 function startCommand(target: Target, ctx: StartContext): Implementation {
   let impl = withWorkers(target.impl, ctx.options.workers);
+  // --profile: the sampling profiler's agent is loaded into the Node server itself (started and stopped by SIGUSR2).
+  if (target.profile?.kind === "node") {
+    impl = { ...impl, start: { ...impl.start, args: ["--import", AGENT, ...impl.start.args] } };
+  }
   if (ctx.limits) {
     target.group = ctx.limits.create(target.impl.name);
     impl = ctx.limits.wrap(impl, target.group);
@@ -244,6 +254,8 @@ async function startTarget(target: Target, ctx: StartContext) {
   const { options } = ctx;
   try {
     const name = `bench_${impl.name.replace(/\W/g, "_").toLowerCase()}`;
+    const profile = ctx.profiler && (await ctx.profiler.kindFor(impl.name, nodeOrPython(impl)));
+    if (profile) target.profile = profile;
     target.databaseUrl = await ctx.server.createDatabase(name, { template: ctx.templateName });
     target.running = await launch(startCommand(target, ctx), {
       databaseUrl: target.databaseUrl,
@@ -253,6 +265,7 @@ async function startTarget(target: Target, ctx: StartContext) {
         DB_POOL_SIZE: String(options.poolSize / options.workers),
         WEB_CONCURRENCY: String(options.workers),
         NODE_ENV: "production",
+        ...(profile?.kind === "node" ? { BENCH_PROFILE_DIR: profile.dir } : {}),
       },
     });
     target.url = target.running.url;
@@ -301,6 +314,7 @@ function liveTargets(targets: Target[], names: string[], memoryLimit: string | u
       ...(t.running ? { process: t.running.process } : {}),
       ...(t.databaseUrl ? { databaseUrl: t.databaseUrl } : {}),
       ...(group && memoryLimit ? { oomKills: () => group.oomKills(), memoryLimit } : {}),
+      ...(t.profile ? { profile: t.profile } : {}),
     };
     return [live];
   });
@@ -319,7 +333,14 @@ async function measureAll(
   options: BenchOptions,
   selected: ScenarioName[],
   targets: Target[],
-  shared: { data: DataSource; seed: number; loadGenerator: LoadGenerator; started: number; io: RunIo },
+  shared: {
+    data: DataSource;
+    seed: number;
+    loadGenerator: LoadGenerator;
+    started: number;
+    io: RunIo;
+    profiler: Profiler | undefined;
+  },
 ): Promise<Measured> {
   const measured: Measured = { cells: [], verification: [], curve: [], capacity: [], probes: [] };
   const targetNames = (s: ScenarioName) => targetsOfScenario(options, s);
@@ -340,6 +361,7 @@ async function measureAll(
       baseline: baselineFor(scenarios[name].kind).name,
       io: shared.io,
       counter,
+      ...(shared.profiler ? { profiler: shared.profiler } : {}),
       output: (target) => targets.find((t) => t.info.name === target)?.running?.output() ?? "",
       ...(deadline !== undefined
         ? { canExtend: (seconds: number) => performance.now() / 1000 + seconds + later <= deadline }
@@ -415,14 +437,18 @@ function versions() {
 /** Builds and starts every target in turn (a fresh JWT secret for the run). */
 async function startAll(
   targets: Target[],
-  shared: Omit<StartContext, "jwtSecret" | "builds" | "limits"> & { limits: ServerLimits | undefined },
+  shared: Omit<StartContext, "jwtSecret" | "builds" | "limits" | "profiler"> & {
+    limits: ServerLimits | undefined;
+    profiler: Profiler | undefined;
+  },
 ) {
-  const { limits, ...rest } = shared;
+  const { limits, profiler, ...rest } = shared;
   const ctx: StartContext = {
     ...rest,
     jwtSecret: randomBytes(32).toString("base64url"),
     builds: new Map(),
     ...(limits ? { limits } : {}),
+    ...(profiler ? { profiler } : {}),
   };
   for (const target of targets) await startTarget(target, ctx);
 }
@@ -459,6 +485,10 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
   const limits = wantsLimits ? new ServerLimits({ cpus: options.cpus, memoryBytes: options.memoryBytes }) : undefined;
   const pinning = planPinning(options.pin && !remote);
   const targets = planTargets(options, selected, remote);
+  // Profiles go where the reports will (the same default directory as the CLI's, from the same start time).
+  const profiler = options.profile
+    ? new Profiler(options.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(startedAt)))
+    : undefined;
   let server: PostgresServer | undefined;
   let loadGenerator: LoadGenerator | undefined;
   try {
@@ -467,10 +497,12 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
     const data = await prepareData(options, server, seed, io);
     const postgresPinning = applyPinning(pinning, data.postmaster);
     if (limits) io.log(`servers limited: ${limitsRecord(options, limits, pinning).note} (${limits.description})`);
-    if (server) await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits });
+    if (server) {
+      await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits, profiler });
+    }
     const scenarioInfos = describeScenarios(options, selected, targets);
     loadGenerator = new LoadGenerator(pinning.loadGenerator);
-    const measured = await measureAll(options, selected, targets, { data, seed, loadGenerator, started, io });
+    const measured = await measureAll(options, selected, targets, { data, seed, loadGenerator, started, io, profiler });
     io.progress.done();
     const infos = targets.map((t) => t.info);
     const summary = summarise(scenarioInfos, infos, measured.cells, measured.verification);
@@ -496,6 +528,7 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
       ...(limits ? { limits: limitsRecord(options, limits, pinning) } : {}),
       ...(options.rates ? { curve: measured.curve } : {}),
       ...(options.slo ? { capacity: measured.capacity, probes: measured.probes } : {}),
+      ...(profiler ? { profiles: profilesOf(profiler) } : {}),
     };
   } finally {
     io.progress.done();
@@ -503,5 +536,17 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
     await Promise.allSettled(targets.map((t) => t.running?.stop()));
     limits?.removeAll();
     await server?.stop();
+    await profiler?.cleanup();
   }
+}
+
+/** Node servers get the inspector's sampler, Python ones py-spy. */
+const nodeOrPython = (impl: Implementation) => (impl.language === "python" ? "python" : "node");
+
+/** Each target × scenario's profile summary with its flame graph (all its cells merged). */
+function profilesOf(profiler: Profiler): NonNullable<Results["profiles"]> {
+  return profiler.summaries().map((summary) => {
+    const stacks = profiler.stacksOf(summary.target, summary.scenario);
+    return { ...summary, ...(stacks ? { flame: flameSvg(stacks, `${summary.target} · ${summary.scenario}`) } : {}) };
+  });
 }

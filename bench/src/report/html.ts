@@ -3,6 +3,7 @@
 import type { Results, SummaryRow } from "../results.ts";
 import { isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
 import { capacityHtml, curveHtml, limitsText } from "./load-shapes.ts";
+import { profilesHtml } from "./profiles.ts";
 
 const esc = (text: string) =>
   text.replace(
@@ -251,6 +252,7 @@ ${split}
 <table><thead><tr><th>implementation</th><th>role</th><th>start-up ms</th><th>idle RSS MB</th></tr></thead><tbody>${startup}</tbody></table>
 ${memoryChart(r)}
 ${sections.join("\n")}
+${profilesHtml(r)}
 ${saturated ? `<p class="note"><span class="warn">⚠</span> The load generator used at least ${Math.round(Number(o.loadGeneratorSaturationThreshold ?? 0.9) * 100)}% of its core: that figure may be the load generator's limit, not the server's.</p>` : ""}
 <p class="note">Ratios are geometric means of the ratios paired repeat by repeat with the baseline measured next to it, with 95% confidence intervals (Student's t on their logarithms); the bold one is the one to quote. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
 </body></html>

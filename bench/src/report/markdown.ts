@@ -2,6 +2,7 @@
 import type { Results, SummaryRow } from "../results.ts";
 import { mb, ms, num, pct, precisionOf, ratioWithInterval, withRange } from "./format.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
+import { profilesMarkdown } from "./profiles.ts";
 
 const SATURATED = "⚠";
 const PG_CHEAPER = "◆";
@@ -166,5 +167,6 @@ export function renderMarkdown(r: Results): string {
     "Columns: req/s is the median over the repeats (min–max in brackets); the ratios are geometric means of the ratios paired repeat by repeat with the baseline run next to it, with their 95% confidence interval (Student's t on the logarithms); the bold one is the one to quote (CPU per request when the load generator saturated); precision is that interval's half-width; latencies are the medians of each repeat's percentiles; CPU is the server's whole process tree as a share of one core; CPU µs/req is server CPU time per response, PG µs/req PostgreSQL's (all its processes; shown for database scenarios when PostgreSQL runs on this machine). A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.",
     "",
   );
+  lines.push(...profilesMarkdown(r));
   return lines.join("\n");
 }

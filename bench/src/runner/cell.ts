@@ -3,6 +3,7 @@
 import type { LoadConfig } from "../load/child.ts";
 import type { LoadRun } from "../load/generator.ts";
 import { machineBusySeconds, ServerSampler } from "../proc.ts";
+import type { Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
 import { type CellResult, DISTURBANCE_CORES, LOADGEN_SATURATION } from "../results.ts";
 import { type ScenarioName, scenarios } from "../scenarios.ts";
@@ -150,6 +151,9 @@ export async function measureCell(spec: CellSpec, ctx: ScenarioRunContext, state
   const scenario = scenarios[spec.scenario];
   if (scenario.writes && target.databaseUrl) await restock(target.databaseUrl, ctx.pools.orderProductIds);
   const samplers = new CellSamplers(target.process?.pid, ctx.postmaster);
+  const pid = target.process?.pid;
+  let profiling: ReturnType<Profiler["start"]>;
+  let profiled: Promise<string | undefined> | undefined;
   const ticker = setInterval(() => {
     state.secondsLeft = Math.max(0, state.secondsLeft - 1);
     ctx.io.progress.update(state);
@@ -161,9 +165,20 @@ export async function measureCell(spec: CellSpec, ctx: ScenarioRunContext, state
         ctx.io.progress.update(state);
         if (phase === "measure") samplers.measuring();
         if (phase === "done") samplers.done();
+        if (phase === "measure" && ctx.profiler) {
+          const server = {
+            name: target.name,
+            ...(pid ? { pid } : {}),
+            ...(target.profile ? { profile: target.profile } : {}),
+          };
+          profiling = ctx.profiler.start(server, cell);
+        }
+        if (phase === "done") profiled = profiling?.stop();
       },
     });
     recordFigures(cell, run, samplers, scenario.kind === "framework");
+    const profile = await profiled;
+    if (profile) cell.profile = profile;
     judge(cell, spec.durationS, ctx.options.smoke);
     // A server that died under load (its --memory limit, a crash) is the failure, not the socket errors after.
     const gone = serverGone(target, cell);

@@ -2,6 +2,7 @@
 // the progress line and its counter of cells).
 import type { LoadGenerator } from "../load/generator.ts";
 import type { BenchOptions } from "../options.ts";
+import type { ProfileKind, Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
 import type { Pools } from "../scenarios.ts";
 
@@ -20,6 +21,8 @@ export interface LiveTarget {
   /** --memory: OOM kills in the server's group so far, and its limit as written in messages. */
   oomKills?: () => number;
   memoryLimit?: string;
+  /** --profile: how the server is sampled. */
+  profile?: ProfileKind;
 }
 
 /** Cells done and planned in the whole run, and the seconds the measured ones took, for the progress line. */
@@ -54,6 +57,8 @@ export interface ScenarioRunContext {
   baseline?: string;
   io: RunIo;
   counter: CellCounter;
+  /** --profile: records each measured cell's CPU profile of the server. */
+  profiler?: Profiler;
   /** A server's recent output, shown when its verification fails. */
   output?: (target: string) => string;
   /** Whether one more round of this many seconds still fits the run's budget. */
