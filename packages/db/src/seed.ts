@@ -287,7 +287,8 @@ async function insertChunks<T>(client: pg.ClientBase, table: string, rows: T[], 
   const sql = `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    await client.query(sql, columns.map(([, , value]) => chunk.map(value)));
+    const arraysOfChunk = columns.map(([, , value]) => chunk.map(value));
+    await client.query(sql, arraysOfChunk);
   }
 }
 
