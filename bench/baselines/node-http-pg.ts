@@ -4,7 +4,18 @@
 // and orders CRUD with lists and includes, register, login) plus /health and /ready; it is not in the contract suite.
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import pg from "pg";
-import { createServer, type Handler, invalid, listen, Problem, readJson, route, sendJson, UUID } from "./common.ts";
+import {
+  createServer,
+  type Handler,
+  invalid,
+  listen,
+  Problem,
+  probeRoutes,
+  readJson,
+  route,
+  sendJson,
+  UUID,
+} from "./common.ts";
 import {
   id,
   includes,
@@ -461,15 +472,7 @@ const RETURNING_PRODUCT = `RETURNING ${PRODUCT_COLUMNS}`;
 const server = createServer(
   "node-http-pg",
   () => [
-    route("/health", {
-      GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework: "node-http-pg" }),
-    }),
-    route("/ready", {
-      GET: async (_req, res) => {
-        await query(pool, "SELECT 1");
-        sendJson(res, 200, { status: "ok" });
-      },
-    }),
+    ...probeRoutes("node-http-pg", () => query(pool, "SELECT 1")),
     route("/users", {
       GET: (_req, res, url) => listUsers(res, url),
       POST: async (req, res) => {

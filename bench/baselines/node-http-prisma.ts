@@ -12,6 +12,7 @@ import {
   listen,
   Problem,
   type ProblemKind,
+  probeRoutes,
   type Route,
   readJson,
   route,
@@ -132,15 +133,7 @@ function oneById<B, T>(
 const server = createServer(
   "node-http-prisma",
   () => [
-    route("/health", {
-      GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework: "node-http-prisma" }),
-    }),
-    route("/ready", {
-      GET: async (_req, res) => {
-        await dataAccess.ping();
-        sendJson(res, 200, { status: "ok" });
-      },
-    }),
+    ...probeRoutes("node-http-prisma", () => dataAccess.ping()),
     route("/users", {
       GET: async (_req, res, url) => {
         const { page, limit } = paging(url);
