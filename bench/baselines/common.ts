@@ -125,6 +125,21 @@ export function route(template: string, methods: Route["methods"]): Route {
 }
 
 /** A node:http server over a route table, with request ids, metrics and problem+json errors. */
+/** GET /health (the process answers) and, given `ping`, GET /ready (its database answers too). */
+export function probeRoutes(framework: string, ping?: () => Promise<unknown>): Route[] {
+  const health = route("/health", {
+    GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework }),
+  });
+  if (!ping) return [health];
+  const ready = route("/ready", {
+    GET: async (_req, res) => {
+      await ping();
+      sendJson(res, 200, { status: "ok" });
+    },
+  });
+  return [health, ready];
+}
+
 export function createServer(
   framework: string,
   routes: (metrics: HttpMetrics) => Route[],

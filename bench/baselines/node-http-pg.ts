@@ -4,7 +4,18 @@
 // and orders CRUD with lists and includes, register, login) plus /health and /ready; it is not in the contract suite.
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import pg from "pg";
-import { createServer, invalid, listen, Problem, readJson, route, sendJson, UUID } from "./common.ts";
+import {
+  createServer,
+  type Handler,
+  invalid,
+  listen,
+  Problem,
+  probeRoutes,
+  readJson,
+  route,
+  sendJson,
+  UUID,
+} from "./common.ts";
 import {
   id,
   includes,
@@ -440,21 +451,28 @@ async function login(res: Parameters<typeof sendJson>[0], body: Row) {
 
 // ---- routes ----------------------------------------------------------------------------------------------------
 
+/** DELETE /<table>/:id: 204, 404 when there is no such row, 409 (with `conflict`) while an order references it. */
+function deleteById(table: "users" | "products", resource: string, conflict: string): Handler {
+  return async (_req, res, _url, [raw]) => {
+    const key = id(raw);
+    try {
+      const { rowCount } = await query(pool, `DELETE FROM ${table} WHERE id = $1`, [key]);
+      if (!rowCount) throw notFound(resource, key);
+    } catch (error) {
+      if (pgCode(error) === "23503") throw new Problem("conflict", conflict);
+      throw error;
+    }
+    res.writeHead(204).end();
+  };
+}
+
 const RETURNING_USER = `RETURNING ${USER_COLUMNS}`;
 const RETURNING_PRODUCT = `RETURNING ${PRODUCT_COLUMNS}`;
 
 const server = createServer(
   "node-http-pg",
   () => [
-    route("/health", {
-      GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework: "node-http-pg" }),
-    }),
-    route("/ready", {
-      GET: async (_req, res) => {
-        await query(pool, "SELECT 1");
-        sendJson(res, 200, { status: "ok" });
-      },
-    }),
+    ...probeRoutes("node-http-pg", () => query(pool, "SELECT 1")),
     route("/users", {
       GET: (_req, res, url) => listUsers(res, url),
       POST: async (req, res) => {
@@ -490,17 +508,7 @@ const server = createServer(
           throw error;
         }
       },
-      DELETE: async (_req, res, _url, [raw]) => {
-        const key = id(raw);
-        try {
-          const { rowCount } = await query(pool, "DELETE FROM users WHERE id = $1", [key]);
-          if (!rowCount) throw notFound("user", key);
-        } catch (error) {
-          if (pgCode(error) === "23503") throw new Problem("conflict", "The user has orders and cannot be deleted.");
-          throw error;
-        }
-        res.writeHead(204).end();
-      },
+      DELETE: deleteById("users", "user", "The user has orders and cannot be deleted."),
     }),
     route("/products", {
       GET: (_req, res, url) => listProducts(res, url),
@@ -536,18 +544,7 @@ const server = createServer(
         if (!rows[0]) throw notFound("product", key);
         sendJson(res, 200, toProduct(rows[0]));
       },
-      DELETE: async (_req, res, _url, [raw]) => {
-        const key = id(raw);
-        try {
-          const { rowCount } = await query(pool, "DELETE FROM products WHERE id = $1", [key]);
-          if (!rowCount) throw notFound("product", key);
-        } catch (error) {
-          if (pgCode(error) === "23503")
-            throw new Problem("conflict", "Orders reference this product; it cannot be deleted.");
-          throw error;
-        }
-        res.writeHead(204).end();
-      },
+      DELETE: deleteById("products", "product", "Orders reference this product; it cannot be deleted."),
     }),
     route("/orders", {
       GET: (_req, res, url) => listOrders(res, url),

@@ -6,7 +6,19 @@
 //   node-http-prisma ÷ node-http-pg     = what the data access (Prisma and its driver adapter) costs.
 import { type OrderStatus, ProblemError } from "@api-ref/contract";
 import { createDataAccess, internalError, loadConfig } from "@api-ref/core";
-import { createServer, invalid, listen, Problem, type ProblemKind, readJson, route, sendJson, UUID } from "./common.ts";
+import {
+  createServer,
+  invalid,
+  listen,
+  Problem,
+  type ProblemKind,
+  probeRoutes,
+  type Route,
+  readJson,
+  route,
+  sendJson,
+  UUID,
+} from "./common.ts";
 import {
   id,
   includes,
@@ -96,18 +108,32 @@ function userBody(body: Row, required: boolean) {
 const created = (res: Res, path: string, value: { id: string }) =>
   sendJson(res, 201, value, { location: `${path}/${value.id}` });
 
+/** GET, PATCH and DELETE of one row by its id, through one of core's repositories. */
+function oneById<B, T>(
+  repository: {
+    get(id: string): Promise<T>;
+    update(id: string, body: B): Promise<T>;
+    remove(id: string): Promise<unknown>;
+  },
+  changesOf: (json: Row) => B,
+): Route["methods"] {
+  return {
+    GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await repository.get(id(raw))),
+    PATCH: async (req, res, _url, [raw]) => {
+      const key = id(raw);
+      sendJson(res, 200, await repository.update(key, changesOf(await readJson(req))));
+    },
+    DELETE: async (_req, res, _url, [raw]) => {
+      await repository.remove(id(raw));
+      res.writeHead(204).end();
+    },
+  };
+}
+
 const server = createServer(
   "node-http-prisma",
   () => [
-    route("/health", {
-      GET: (_req, res) => sendJson(res, 200, { status: "ok", timestamp: Date.now(), framework: "node-http-prisma" }),
-    }),
-    route("/ready", {
-      GET: async (_req, res) => {
-        await dataAccess.ping();
-        sendJson(res, 200, { status: "ok" });
-      },
-    }),
+    ...probeRoutes("node-http-prisma", () => dataAccess.ping()),
     route("/users", {
       GET: async (_req, res, url) => {
         const { page, limit } = paging(url);
@@ -115,33 +141,19 @@ const server = createServer(
       },
       POST: async (req, res) => created(res, "/users", await users.create(userBody(await readJson(req), true))),
     }),
-    route("/users/:id", {
-      GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await users.get(id(raw))),
-      PATCH: async (req, res, _url, [raw]) => {
-        const key = id(raw);
-        sendJson(res, 200, await users.update(key, userBody(await readJson(req), false)));
-      },
-      DELETE: async (_req, res, _url, [raw]) => {
-        await users.remove(id(raw));
-        res.writeHead(204).end();
-      },
-    }),
+    route(
+      "/users/:id",
+      oneById(users, (json) => userBody(json, false)),
+    ),
     route("/products", {
       GET: async (_req, res, url) => sendJson(res, 200, await products.list(productQuery(url))),
       POST: async (req, res) =>
         created(res, "/products", await products.create(productBody(await readJson(req), true))),
     }),
-    route("/products/:id", {
-      GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await products.get(id(raw))),
-      PATCH: async (req, res, _url, [raw]) => {
-        const key = id(raw);
-        sendJson(res, 200, await products.update(key, productBody(await readJson(req), false)));
-      },
-      DELETE: async (_req, res, _url, [raw]) => {
-        await products.remove(id(raw));
-        res.writeHead(204).end();
-      },
-    }),
+    route(
+      "/products/:id",
+      oneById(products, (json) => productBody(json, false)),
+    ),
     route("/orders", {
       GET: async (_req, res, url) => sendJson(res, 200, await orders.list(orderQuery(url))),
       POST: async (req, res) => {

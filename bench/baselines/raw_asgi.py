@@ -139,11 +139,13 @@ class RawApp:
                 ("/health", {"GET": self.health}),
                 ("/ready", {"GET": self.ready}),
                 ("/users", {"GET": self.list_users, "POST": self.create_user}),
-                ("/users/:id", {"GET": self.get_user, "PATCH": self.update_user, "DELETE": self.delete_user}),
+                ("/users/:id", self.one_by_id(users.get_user, users.update_user, users.delete_user, user_fields)),
                 ("/products", {"GET": self.list_products, "POST": self.create_product}),
                 (
                     "/products/:id",
-                    {"GET": self.get_product, "PATCH": self.update_product, "DELETE": self.delete_product},
+                    self.one_by_id(
+                        products.get_product, products.update_product, products.delete_product, product_fields
+                    ),
                 ),
                 ("/orders", {"GET": self.list_orders, "POST": self.create_order}),
                 ("/orders/:id", {"GET": self.get_order, "PATCH": self.update_order, "DELETE": self.delete_order}),
@@ -250,17 +252,22 @@ class RawApp:
         user = await users.create_user(self.database, fields["email"], fields["name"])
         return 201, user, {"location": f"/users/{user['id']}"}
 
-    async def get_user(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
-        return 200, await users.get_user(self.database, ident(groups[0])), {}
+    def one_by_id(self, get: Any, update: Any, delete: Any, fields: Any) -> dict[str, Any]:
+        """GET, PATCH and DELETE of one row by its id, through one data module's functions and its body's fields."""
 
-    async def update_user(self, groups: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
-        key = ident(groups[0])
-        changes = user_fields(await self.json_body(receive, headers), False)
-        return 200, await users.update_user(self.database, key, changes), {}
+        async def get_one(groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
+            return 200, await get(self.database, ident(groups[0])), {}
 
-    async def delete_user(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
-        await users.delete_user(self.database, ident(groups[0]))
-        return 204, None, {}
+        async def update_one(groups: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+            key = ident(groups[0])
+            changes = fields(await self.json_body(receive, headers), False)
+            return 200, await update(self.database, key, changes), {}
+
+        async def delete_one(groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
+            await delete(self.database, ident(groups[0]))
+            return 204, None, {}
+
+        return {"GET": get_one, "PATCH": update_one, "DELETE": delete_one}
 
     async def list_products(self, _p: Any, query: dict[str, str], *_: Any) -> tuple[int, Any, dict[str, str]]:
         page, limit = paging(query)
@@ -286,18 +293,6 @@ class RawApp:
             self.database, product_fields(await self.json_body(receive, headers), True)
         )
         return 201, product, {"location": f"/products/{product['id']}"}
-
-    async def get_product(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
-        return 200, await products.get_product(self.database, ident(groups[0])), {}
-
-    async def update_product(self, groups: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
-        key = ident(groups[0])
-        changes = product_fields(await self.json_body(receive, headers), False)
-        return 200, await products.update_product(self.database, key, changes), {}
-
-    async def delete_product(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
-        await products.delete_product(self.database, ident(groups[0]))
-        return 204, None, {}
 
     async def list_orders(self, _p: Any, query: dict[str, str], *_: Any) -> tuple[int, Any, dict[str, str]]:
         page, limit = paging(query)

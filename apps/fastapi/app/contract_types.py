@@ -159,14 +159,29 @@ class Distinct(Check):
         return value, None if len(set(items)) == len(items) else "must not repeat a relation"
 
 
-class Text:
+class Validated:
+    """An `Annotated` marker whose `validate` alone turns the JSON value into the field's value (or raises)."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(self.validate)
+
+    def validate(self, value: Any) -> Any:
+        raise NotImplementedError
+
+
+class Bounded(Validated):
+    """A `Validated` integer between `minimum` and `maximum`, both included."""
+
+    def __init__(self, minimum: int = -MAX_SAFE_INTEGER, maximum: int = MAX_SAFE_INTEGER) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+
+class Text(Validated):
     """`Annotated[str, Text(NoNul(), MinLength(1), …)]`: a JSON string put through the contract's checks."""
 
     def __init__(self, *checks: Check) -> None:
         self.checks = checks
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_plain_validator_function(self.validate)
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
@@ -194,15 +209,8 @@ class Text:
         return well_formed(value)
 
 
-class JsInt:
+class JsInt(Bounded):
     """`z.int()` with bounds: a JSON number that is integral and safe (`5.0` is 5), then minimum and maximum."""
-
-    def __init__(self, minimum: int = -MAX_SAFE_INTEGER, maximum: int = MAX_SAFE_INTEGER) -> None:
-        self.minimum = minimum
-        self.maximum = maximum
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_plain_validator_function(self.validate)
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
@@ -228,17 +236,10 @@ class JsInt:
         return int(value)
 
 
-class QueryInt:
+class QueryInt(Bounded):
     """A query integer: decimal digits only on the wire (`2`, not `+2`, `2.0` or `0x2`), then the bounds."""
 
     matches = staticmethod(js_regex(QUERY_INT_PATTERN))
-
-    def __init__(self, minimum: int, maximum: int) -> None:
-        self.minimum = minimum
-        self.maximum = maximum
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_plain_validator_function(self.validate)
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkUrlTarget, selectImplementations, UrlTargetError } from "@api-ref/harness";
+import { checkUrlTarget, parseCommandLine, selectImplementations, UrlTargetError } from "@api-ref/harness";
 
 const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [-- vitest options]
        pnpm test:contract --url URL [--jwt-secret SECRET] [--database-url URL] [-- vitest options]
@@ -15,38 +15,33 @@ const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [-- vitest opti
   --database-url  the --url server's database (default: $DATABASE_URL), for the checks that set up or inspect
                   rows directly`;
 
-let values: { impl?: string; url?: string; "jwt-secret"?: string; "database-url"?: string; help?: boolean };
-let rest: string[];
-try {
-  const parsed = parseArgs({
-    options: {
-      impl: { type: "string" },
-      url: { type: "string" },
-      "jwt-secret": { type: "string" },
-      "database-url": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  values = parsed.values;
-  rest = parsed.positionals;
-  if (values.impl) selectImplementations(values.impl);
-  if (values.url && !/^https?:\/\/[^/]+/.test(values.url))
-    throw new Error(`--url must be an http(s) URL, got "${values.url}"`);
-  if (values.url && values.impl) throw new Error("--url and --impl cannot be combined");
-  if (!values.url && (values["jwt-secret"] !== undefined || values["database-url"] !== undefined))
-    throw new Error("--jwt-secret and --database-url describe a --url server; with --impl the suite makes its own");
-  if (values["database-url"] !== undefined && !/^postgres(ql)?:\/\//.test(values["database-url"]))
-    throw new Error(`--database-url must be a postgres:// connection string, got "${values["database-url"]}"`);
-} catch (error) {
-  process.stderr.write(`error: ${(error as Error).message}\n\n${usage}\n`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const { values, positionals: rest } = parseCommandLine(
+  usage,
+  () => {
+    const parsed = parseArgs({
+      options: {
+        impl: { type: "string" },
+        url: { type: "string" },
+        "jwt-secret": { type: "string" },
+        "database-url": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const values = parsed.values;
+    if (values.impl) selectImplementations(values.impl);
+    if (values.url && !/^https?:\/\/[^/]+/.test(values.url))
+      throw new Error(`--url must be an http(s) URL, got "${values.url}"`);
+    if (values.url && values.impl) throw new Error("--url and --impl cannot be combined");
+    if (!values.url && (values["jwt-secret"] !== undefined || values["database-url"] !== undefined))
+      throw new Error("--jwt-secret and --database-url describe a --url server; with --impl the suite makes its own");
+    if (values["database-url"] !== undefined && !/^postgres(ql)?:\/\//.test(values["database-url"]))
+      throw new Error(`--database-url must be a postgres:// connection string, got "${values["database-url"]}"`);
+    return parsed;
+  },
+  (parsed) => parsed.values.help === true,
+);
 const env = { ...process.env };
 if (values.impl) env.CONTRACT_IMPLS = values.impl;
 if (values.url) {

@@ -33,6 +33,10 @@ const expectConflict = (res: Response) => {
 };
 
 /** Stock and number of orders of a product: from its database when the suite owns it, else through the API. */
+/** POST /orders with an idempotency key. */
+const orderWithKey = (target: Target, key: string, body: object) =>
+  http(target).post("/orders").set("idempotency-key", key).send(body);
+
 async function productState(target: Target, productId: string) {
   if (target.databaseUrl) {
     const [row] = await sql<{ stock: number; orders: string }>(
@@ -151,9 +155,9 @@ describe.each(targets)("$name", (target: Target) => {
       const product = await createProduct(target, 20);
       const key = `contract-replay-${randomUUID()}`;
       const body = { userId: buyerId, productId: product.id, quantity: 3 };
-      const first = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const first = await orderWithKey(target, key, body);
       expect(first.status, JSON.stringify(first.body)).toBe(201);
-      const retry = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const retry = await orderWithKey(target, key, body);
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(first.body);
       expect(retry.headers.location).toBe(first.headers.location);
@@ -205,7 +209,7 @@ describe.each(targets)("$name", (target: Target) => {
       for (const res of responses.filter((r) => r.status === 409)) expectConflict(res);
       expect(await productState(target, product.id)).toEqual({ stock: 48, orders: 1 });
       // Once the first request has finished, a retry replays it.
-      const retry = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const retry = await orderWithKey(target, key, body);
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(firstCreated?.body);
     });
@@ -213,11 +217,11 @@ describe.each(targets)("$name", (target: Target) => {
     it("replays a 409 to a retry of a key whose first request found the product out of stock", async () => {
       const key = `contract-sold-out-${randomUUID()}`;
       const body = { userId: buyerId, productId: fixtureProducts.outOfStock.id, quantity: 1 };
-      const first = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const first = await orderWithKey(target, key, body);
       expect(first.status, JSON.stringify(first.body)).toBe(409);
       expectConflict(first);
       expect(first.body.errors?.map((e: { path: string }) => e.path)).toEqual(["body.quantity"]);
-      const retry = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const retry = await orderWithKey(target, key, body);
       expect(retry.status).toBe(409);
       expect(retry.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(retry.body).toEqual(first.body);
@@ -229,10 +233,10 @@ describe.each(targets)("$name", (target: Target) => {
       const product = await createProduct(target, 0);
       const key = `contract-restocked-${randomUUID()}`;
       const body = { userId: buyerId, productId: product.id, quantity: 1 };
-      const first = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const first = await orderWithKey(target, key, body);
       expect(first.status, JSON.stringify(first.body)).toBe(409);
       await http(target).patch(`/products/${product.id}`).send({ stock: 5 }).expect(200);
-      const retry = await http(target).post("/orders").set("idempotency-key", key).send(body);
+      const retry = await orderWithKey(target, key, body);
       expect(retry.status, "a retry replays the recorded answer; it is not a new attempt").toBe(409);
       expect(retry.body).toEqual(first.body);
       const withoutKey = await http(target).post("/orders").send(body);

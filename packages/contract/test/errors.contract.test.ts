@@ -54,37 +54,22 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("request bodies that fail validation", () => {
-    it.each(cases.userBodies)("POST /users refuses %s", async (_, body, paths) => {
-      expectProblem(await api().post("/users").send(body), "validation", paths);
-    });
-
-    it.each(cases.userPatches)("PATCH /users/:id refuses %s", async (_, body, paths) => {
-      expectProblem(await api().patch(`/users/${user.id}`).send(body), "validation", paths);
-    });
-
-    it.each(cases.productBodies)("POST /products refuses %s", async (_, body, paths) => {
-      expectProblem(await api().post("/products").send(body), "validation", paths);
-    });
-
-    it.each(cases.productPatches)("PATCH /products/:id refuses %s", async (_, body, paths) => {
-      expectProblem(await api().patch(`/products/${product.id}`).send(body), "validation", paths);
-    });
-
-    it.each(cases.orderBodies)("POST /orders refuses %s", async (_, body, paths) => {
-      expectProblem(await api().post("/orders").send(body), "validation", paths);
-    });
-
-    it.each(cases.orderPatches)("PATCH /orders/:id refuses %s", async (_, body, paths) => {
-      expectProblem(await api().patch(`/orders/${order.id}`).send(body), "validation", paths);
-    });
-
-    it.each(cases.registerBodies)("POST /auth/register refuses %s", async (_, body, paths) => {
-      expectProblem(await api().post("/auth/register").send(body), "validation", paths);
-    });
-
-    it.each(cases.loginBodies)("POST /auth/login refuses %s", async (_, body, paths) => {
-      expectProblem(await api().post("/auth/login").send(body), "validation", paths);
-    });
+    // Each route that takes a body, with the bodies it must refuse (ids are read when the test runs: beforeAll
+    // makes the rows).
+    const bodyRoutes: Array<[route: string, method: "post" | "patch", path: () => string, refused: cases.Case[]]> = [
+      ["POST /users", "post", () => "/users", cases.userBodies],
+      ["PATCH /users/:id", "patch", () => `/users/${user.id}`, cases.userPatches],
+      ["POST /products", "post", () => "/products", cases.productBodies],
+      ["PATCH /products/:id", "patch", () => `/products/${product.id}`, cases.productPatches],
+      ["POST /orders", "post", () => "/orders", cases.orderBodies],
+      ["PATCH /orders/:id", "patch", () => `/orders/${order.id}`, cases.orderPatches],
+      ["POST /auth/register", "post", () => "/auth/register", cases.registerBodies],
+      ["POST /auth/login", "post", () => "/auth/login", cases.loginBodies],
+    ];
+    for (const [route, method, path, refused] of bodyRoutes)
+      it.each(refused)(`${route} refuses %s`, async (_, body, paths) => {
+        expectProblem(await api()[method](path()).send(body), "validation", paths);
+      });
 
     it("a refused body changes nothing", async () => {
       const read = async () =>

@@ -9,8 +9,7 @@
 // The suite also checks the formats themselves, independent of any implementation: a token it signs and a
 // password hash it writes, in the documented formats, are accepted; and what an implementation writes and
 // issues is in those formats. Agreeing with each other is not enough; they must agree with docs/api.md.
-import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
-import { promisify } from "node:util";
+import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from "node:crypto";
 import { fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { NEEDS, sql } from "@api-ref/harness";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
@@ -20,19 +19,14 @@ import { contract, http, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
 
-const scryptAsync = promisify(scrypt) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: { N: number; r: number; p: number; maxmem: number },
-) => Promise<Buffer>;
-
 /** The documented format: scrypt$N$r$p$<salt base64>$<hash base64>, N=16384, r=8, p=1, 16-byte salt, 64-byte key. */
 const SCRYPT = { N: 16384, r: 8, p: 1, saltBytes: 16, keyBytes: 64, maxmem: 64 * 1024 * 1024 } as const;
 const HASH_FORMAT = /^scrypt\$16384\$8\$1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+/** The key scrypt derives with the documented parameters (synchronous: a test waits for it anyway). */
+const documentedKey = (password: string, salt: Buffer) => scryptSync(password, salt, SCRYPT.keyBytes, SCRYPT);
 
-async function documentedHash(password: string, salt = randomBytes(SCRYPT.saltBytes)) {
-  const key = await scryptAsync(password, salt, SCRYPT.keyBytes, SCRYPT);
+function documentedHash(password: string, salt = randomBytes(SCRYPT.saltBytes)) {
+  const key = documentedKey(password, salt);
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
@@ -142,7 +136,7 @@ describe.each(targets)("$name", (a: Target) => {
     const [row] = await sql<{ id: string }>(
       databaseUrl,
       "INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id",
-      [address, "Suite Hashed", await documentedHash(password)],
+      [address, "Suite Hashed", documentedHash(password)],
     );
     if (!row) throw new Error("the INSERT returned no row");
     const login = await http(a).post("/auth/login").send({ email: address, password });
@@ -169,7 +163,7 @@ describe.each(targets)("$name", (a: Target) => {
     const stored = Buffer.from(match?.[2] ?? "", "base64");
     expect(salt).toHaveLength(SCRYPT.saltBytes);
     expect(stored).toHaveLength(SCRYPT.keyBytes);
-    const recomputed = await scryptAsync(user.password, salt, SCRYPT.keyBytes, SCRYPT);
+    const recomputed = documentedKey(user.password, salt);
     expect(timingSafeEqual(recomputed, stored), "the key is scrypt(password, salt) with N=16384, r=8, p=1").toBe(true);
   });
 });

@@ -51,6 +51,14 @@ describe.each(targets)("$name", (target) => {
   const db = dbOf(target);
   /** Checks that compare with the target's database, and checks that forge tokens with its secret. */
   const { itDb, itSecret } = checksNeeding(target);
+  /** DELETE /<resource>/:id answers 204 with no body; then GET answers 404 and the row is gone from the table. */
+  const expectDeleted = async (resource: "users" | "products", id: string) => {
+    const res = await api().delete(`/${resource}/${id}`);
+    expectStatus(res, 204);
+    expect(res.text ?? "").toBe("");
+    expectStatus(await api().get(`/${resource}/${id}`), 404);
+    if (target.databaseUrl) expect(await db(`SELECT id FROM ${resource} WHERE id = $1`, [id])).toEqual([]);
+  };
   const ids = async (text: string, params: unknown[] = []) =>
     (await db<{ id: string }>(text, params)).map((row) => row.id);
 
@@ -269,11 +277,7 @@ describe.each(targets)("$name", (target) => {
 
     it("DELETE /users/:id answers 204 with no body, then the user is gone", async () => {
       const created = await createUser(target);
-      const res = await api().delete(`/users/${created.id}`);
-      expectStatus(res, 204);
-      expect(res.text ?? "").toBe("");
-      expectStatus(await api().get(`/users/${created.id}`), 404);
-      if (target.databaseUrl) expect(await db("SELECT id FROM users WHERE id = $1", [created.id])).toEqual([]);
+      await expectDeleted("users", created.id);
     });
   });
 
@@ -320,11 +324,7 @@ describe.each(targets)("$name", (target) => {
 
     it("DELETE /products/:id answers 204 with no body, then the product is gone", async () => {
       const created = await createProduct(target);
-      const res = await api().delete(`/products/${created.id}`);
-      expectStatus(res, 204);
-      expect(res.text ?? "").toBe("");
-      expectStatus(await api().get(`/products/${created.id}`), 404);
-      if (target.databaseUrl) expect(await db("SELECT id FROM products WHERE id = $1", [created.id])).toEqual([]);
+      await expectDeleted("products", created.id);
     });
   });
 

@@ -54,6 +54,14 @@ interface RouteCheck {
   send(target: Target, fixture: Fixture): Test;
 }
 
+/** PATCH /orders/:id to `status`, on one of the fixture's pending orders. */
+const moveOrderTo =
+  (status: string): RouteCheck["send"] =>
+  (t, f) =>
+    http(t)
+      .patch(`/orders/${takeOrder(f)}`)
+      .send({ status });
+
 const ORDERS_WITH_RELATIONS_5 = "GET /orders?include=user,product&limit=5";
 const ORDERS_WITH_RELATIONS_50 = "GET /orders?include=user,product&limit=50";
 
@@ -110,19 +118,13 @@ const ROUTES: readonly RouteCheck[] = [
     label: "PATCH /orders/:id (ship)",
     bound: 2,
     status: 200,
-    send: (t, f) =>
-      http(t)
-        .patch(`/orders/${takeOrder(f)}`)
-        .send({ status: "shipped" }),
+    send: moveOrderTo("shipped"),
   },
   {
     label: "PATCH /orders/:id (cancel, restocks)",
     bound: 3,
     status: 200,
-    send: (t, f) =>
-      http(t)
-        .patch(`/orders/${takeOrder(f)}`)
-        .send({ status: "cancelled" }),
+    send: moveOrderTo("cancelled"),
   },
   {
     label: "POST /auth/login",

@@ -277,10 +277,18 @@ export async function generateSeed(scale = 1): Promise<SeedData> {
 
 const CHUNK = 5000;
 
-async function insertChunks<T>(client: pg.ClientBase, rows: T[], insert: (chunk: T[]) => [string, unknown[]]) {
+/** One table's column: its name, its PostgreSQL type, and the value of a row for it. */
+type Column<T> = [name: string, type: string, value: (row: T) => unknown];
+
+/** Inserts `rows` into `table`, CHUNK rows a statement, each column sent as one array and unnested. */
+async function insertChunks<T>(client: pg.ClientBase, table: string, rows: T[], columns: Column<T>[]) {
+  const names = columns.map(([name]) => name).join(", ");
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+  const sql = `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`;
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const [sql, params] = insert(rows.slice(i, i + CHUNK));
-    await client.query(sql, params);
+    const chunk = rows.slice(i, i + CHUNK);
+    const arraysOfChunk = columns.map(([, , value]) => chunk.map(value));
+    await client.query(sql, arraysOfChunk);
   }
 }
 
@@ -309,45 +317,33 @@ export async function seedDatabase(connectionString: string, options: SeedOption
         throw new DatabaseNotEmptyError(`the database already holds ${rows[0]?.n} rows; pass --reset to replace them`);
       }
     }
-    await insertChunks(client, data.users, (c) => [
-      `INSERT INTO users (id, email, name, password_hash, created_at, updated_at)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::timestamptz[], $6::timestamptz[])`,
-      [
-        c.map((u) => u.id),
-        c.map((u) => u.email),
-        c.map((u) => u.name),
-        c.map((u) => u.passwordHash),
-        c.map((u) => u.createdAt),
-        c.map((u) => u.updatedAt),
-      ],
+    await insertChunks(client, "users", data.users, [
+      ["id", "uuid", (u) => u.id],
+      ["email", "varchar", (u) => u.email],
+      ["name", "varchar", (u) => u.name],
+      ["password_hash", "varchar", (u) => u.passwordHash],
+      ["created_at", "timestamptz", (u) => u.createdAt],
+      ["updated_at", "timestamptz", (u) => u.updatedAt],
     ]);
-    await insertChunks(client, data.products, (c) => [
-      `INSERT INTO products (id, name, description, price_cents, stock, created_at, updated_at)
-       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[])`,
-      [
-        c.map((p) => p.id),
-        c.map((p) => p.name),
-        c.map((p) => p.description),
-        c.map((p) => p.priceCents),
-        c.map((p) => p.stock),
-        c.map((p) => p.createdAt),
-        c.map((p) => p.updatedAt),
-      ],
+    await insertChunks(client, "products", data.products, [
+      ["id", "uuid", (p) => p.id],
+      ["name", "varchar", (p) => p.name],
+      ["description", "varchar", (p) => p.description],
+      ["price_cents", "int", (p) => p.priceCents],
+      ["stock", "int", (p) => p.stock],
+      ["created_at", "timestamptz", (p) => p.createdAt],
+      ["updated_at", "timestamptz", (p) => p.updatedAt],
     ]);
-    await insertChunks(client, data.orders, (c) => [
-      `INSERT INTO orders (id, user_id, product_id, quantity, unit_price_cents, total_cents, status, created_at, updated_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::int[], $6::bigint[], $7::order_status[], $8::timestamptz[], $9::timestamptz[])`,
-      [
-        c.map((o) => o.id),
-        c.map((o) => o.userId),
-        c.map((o) => o.productId),
-        c.map((o) => o.quantity),
-        c.map((o) => o.unitPriceCents),
-        c.map((o) => o.totalCents),
-        c.map((o) => o.status),
-        c.map((o) => o.createdAt),
-        c.map((o) => o.updatedAt),
-      ],
+    await insertChunks(client, "orders", data.orders, [
+      ["id", "uuid", (o) => o.id],
+      ["user_id", "uuid", (o) => o.userId],
+      ["product_id", "uuid", (o) => o.productId],
+      ["quantity", "int", (o) => o.quantity],
+      ["unit_price_cents", "int", (o) => o.unitPriceCents],
+      ["total_cents", "bigint", (o) => o.totalCents],
+      ["status", "order_status", (o) => o.status],
+      ["created_at", "timestamptz", (o) => o.createdAt],
+      ["updated_at", "timestamptz", (o) => o.updatedAt],
     ]);
     await client.query("COMMIT");
     await client.query("ANALYZE users, products, orders");

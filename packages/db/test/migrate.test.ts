@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { getDMMF } from "@prisma/internals";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../src/client.ts";
 import { applyMigrations, readMigrations } from "../src/migrate.ts";
 import type { PostgresServer } from "../src/provision.ts";
+import { sql } from "../src/sql.ts";
 import { testServer, uniqueName } from "./helpers.ts";
 
 let server: PostgresServer;
@@ -18,15 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sql<T>(url, text, params);
 
 describe("migrations", () => {
   it("apply every committed migration to an empty database and record them as Prisma does", async () => {

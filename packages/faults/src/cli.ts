@@ -2,20 +2,14 @@
 // Resolves the options into the suite's settings and runs vitest with the faults config (not part of `pnpm test`).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { parseCommandLine } from "@api-ref/harness";
 import { FAULTS, parseCli, usage } from "./options.ts";
 
-let parsed: ReturnType<typeof parseCli>;
-try {
-  parsed = parseCli(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(`error: ${(error as Error).message}\n\n${usage}\n`);
-  process.exit(2);
-}
-if (parsed.help) {
-  console.log(usage);
-  process.exit(0);
-}
-const { settings, vitestArgs } = parsed;
+const { settings, vitestArgs } = parseCommandLine(
+  usage,
+  () => parseCli(process.argv.slice(2)),
+  (parsed) => parsed.help,
+);
 const config = fileURLToPath(new URL("../vitest.faults.config.ts", import.meta.url));
 // --reporter on the command line replaces the configured reporters: keep the table whatever else is asked for.
 const reporters = vitestArgs.some((a) => a === "--reporter" || a.startsWith("--reporter="))

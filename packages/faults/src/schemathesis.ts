@@ -1,13 +1,12 @@
 // Schemathesis against an implementation's own /openapi.json, with the checks for server errors, status codes,
 // content types and response schemas. It runs from the pinned virtual environment scripts/setup-schemathesis.sh
 // creates, in a temporary directory (its example database and reports go there, not into the repository).
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { jsonOf, send } from "@api-ref/harness";
+import { jsonOf, runCommand, send } from "@api-ref/harness";
 import type { FaultApp } from "./app.ts";
 import type { FuzzFigures } from "./report/figures.ts";
 
@@ -56,36 +55,6 @@ export function declaredLinks(document: unknown): number {
   return count;
 }
 
-function run(
-  bin: string,
-  args: string[],
-  cwd: string,
-  timeoutMs: number,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(bin, args, {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-200_000);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolve({ code: null, output: `${output}\n${error.message}` });
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
 /** The part of Schemathesis's output that explains failures and errors (it prints a reproducing curl for each). */
 function problemsSection(output: string): string {
   const start = output.search(/^=+ (FAILURES|ERRORS) =+$/m);
@@ -130,7 +99,14 @@ export async function runSchemathesis(
       ...(options.maxTimeS > 0 ? ["--max-time", String(options.maxTimeS)] : []),
     ];
     const started = performance.now();
-    const { code, output } = await run(bin, args, work, 60 * 60_000);
+    const result = await runCommand(bin, args, {
+      cwd: work,
+      env: { ...process.env, NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },
+      keepChars: 200_000,
+      timeoutMs: 60 * 60_000,
+    });
+    const code = result.code;
+    const output = result.error ? `${result.output}\n${result.error.message}` : result.output;
     const seconds = (performance.now() - started) / 1000;
     if (!existsSync(reportPath))
       throw new Error(`Schemathesis wrote no report (exit ${code}):\n${output.slice(-4000)}`);

@@ -64,24 +64,18 @@ export const implementations: readonly Implementation[] = [
     dir: "apps/fastify",
     start: { command: process.execPath, args: ["src/server.ts"], env: { FASTIFY_MODE: "json-schema" } },
   },
-  {
-    name: "nestjs-express",
-    framework: "nestjs",
-    variant: "express",
-    language: "typescript",
-    dir: "apps/nestjs",
-    build: { command: "pnpm", args: ["run", "build"] },
-    start: { command: process.execPath, args: ["dist/main.js"], env: { NEST_PLATFORM: "express" } },
-  },
-  {
-    name: "nestjs-fastify",
-    framework: "nestjs",
-    variant: "fastify",
-    language: "typescript",
-    dir: "apps/nestjs",
-    build: { command: "pnpm", args: ["run", "build"] },
-    start: { command: process.execPath, args: ["dist/main.js"], env: { NEST_PLATFORM: "fastify" } },
-  },
+  // One NestJS app, one build, on each of its two HTTP platforms.
+  ...(["express", "fastify"] as const).map(
+    (platform): Implementation => ({
+      name: `nestjs-${platform}`,
+      framework: "nestjs",
+      variant: platform,
+      language: "typescript",
+      dir: "apps/nestjs",
+      build: { command: "pnpm", args: ["run", "build"] },
+      start: { command: process.execPath, args: ["dist/main.js"], env: { NEST_PLATFORM: platform } },
+    }),
+  ),
   {
     name: "koa",
     framework: "koa",

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import { join } from "node:path";
 import { type Implementation, REPO_ROOT } from "./implementations.ts";
+import { runCommand } from "./run-command.ts";
 
 export interface RunningImplementation {
   impl: Implementation;
@@ -71,31 +72,21 @@ export function build(impl: Implementation): Promise<BuildResult> {
 const builds = new Map<string, Promise<BuildResult>>();
 let building: Promise<unknown> = Promise.resolve();
 
-function buildNow(impl: Implementation, step: NonNullable<Implementation["build"]>): Promise<BuildResult> {
+async function buildNow(impl: Implementation, step: NonNullable<Implementation["build"]>): Promise<BuildResult> {
   const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, {
-      cwd: join(REPO_ROOT, impl.dir),
-      env: { ...process.env, NODE_ENV: "production" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-5000);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    const failed = (why: string) =>
-      resolve({
-        ms: performance.now() - started,
-        ok: false,
-        error: `building ${impl.name} (${step.command} ${step.args.join(" ")}) ${why}${output.trim() ? `:\n${output.trim()}` : ""}`,
-      });
-    child.on("error", (error) => failed(`could not run: ${error.message}`));
-    child.on("exit", (code) =>
-      code === 0 ? resolve({ ms: performance.now() - started, ok: true }) : failed(`failed with exit code ${code}`),
-    );
+  const { code, output, error } = await runCommand(step.command, step.args, {
+    cwd: join(REPO_ROOT, impl.dir),
+    env: { ...process.env, NODE_ENV: "production" },
+    keepChars: 5000,
   });
+  const ms = performance.now() - started;
+  if (code === 0) return { ms, ok: true };
+  const why = error ? `could not run: ${error.message}` : `failed with exit code ${code}`;
+  return {
+    ms,
+    ok: false,
+    error: `building ${impl.name} (${step.command} ${step.args.join(" ")}) ${why}${output.trim() ? `:\n${output.trim()}` : ""}`,
+  };
 }
 
 /**

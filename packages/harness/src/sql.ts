@@ -1,18 +1,2 @@
-// One query on a database, with a connection of its own: how the contract suite checks what the API did and
-// how the fault suite prepares and drops its databases.
-import pg from "pg";
-
-/** Runs one statement (or several) on `databaseUrl` and returns the rows. */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
-  databaseUrl: string,
-  text: string,
-  params: unknown[] = [],
-): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+// The suites' one-query helper lives with the database package; the harness offers it with the rest of its tools.
+export { sql } from "@api-ref/db/sql";

@@ -56,6 +56,14 @@ const json = (ctx: EdgeContext, path: string, body: string | Buffer, contentType
 const get = (ctx: EdgeContext, target: string, headers: Array<[string, string]> = []) =>
   request(ctx, `GET ${target} HTTP/1.1`, headers);
 
+/** POST /echo of a JSON body, framed only by the given headers (no content-length of its own). */
+const echoFramedBy = (ctx: EdgeContext, headers: Array<[string, string]>, body: string) =>
+  request(ctx, "POST /echo HTTP/1.1", [["content-type", "application/json"], ...headers], body, {
+    contentLength: false,
+  });
+/** POST /echo of {"a":1} declared as the given content type. */
+const echoTyped = (ctx: EdgeContext, contentType: string) => json(ctx, "/echo", '{"a":1}', contentType);
+
 const now = () => Math.floor(Date.now() / 1000);
 const me = (ctx: EdgeContext, claims: (n: number) => string, header?: string) =>
   get(ctx, "/auth/me", [
@@ -78,6 +86,8 @@ const badRequest = [{ status: 400 }];
 /** POST /orders for unknown user and product: 422 when the body is valid, 400 when a field is not. */
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 const order = (quantity: string) => `{"userId":"${UNKNOWN}","productId":"${UNKNOWN}","quantity":${quantity}}`;
+const patchUnknownProduct = (ctx: EdgeContext, body: string) =>
+  request(ctx, `PATCH /products/${UNKNOWN} HTTP/1.1`, [["content-type", "application/json"]], body);
 const unprocessable = [{ status: 422, problem: "unprocessable" }];
 
 const typedClaims: Array<[string, string]> = [
@@ -89,219 +99,124 @@ const typedClaims: Array<[string, string]> = [
   ["an object", '{"t":9999999999}'],
 ];
 
+type Expected = EdgeCase["expect"];
+
+/** Cases of one class, each one request written at once: [name, the request's bytes, the decided answer]. */
+function inClass(edge: EdgeClass, rows: Array<[string, (ctx: EdgeContext) => string | Buffer, Expected]>): EdgeCase[] {
+  return rows.map(([name, bytes, expect]) => ({ edge, name, build: (ctx) => ({ bytes: bytes(ctx) }), expect }));
+}
+
 export const edgeCases: EdgeCase[] = [
   // ---- HTTP framing ------------------------------------------------------------------------------------------
-  {
-    edge: "framing",
-    name: "chunked body",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["transfer-encoding", "chunked"],
-        ],
-        '4\r\n{"a"\r\n3\r\n:1}\r\n0\r\n\r\n',
-        { contentLength: false },
-      ),
-    }),
-    expect: ok,
-  },
-  {
-    edge: "framing",
-    name: "chunked body with a chunk extension",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["transfer-encoding", "chunked"],
-        ],
-        '7;x=y\r\n{"a":1}\r\n0\r\n\r\n',
-        { contentLength: false },
-      ),
-    }),
-    expect: ok,
-  },
-  {
-    edge: "framing",
-    name: "both content-length and transfer-encoding: chunked",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["content-length", "7"],
-          ["transfer-encoding", "chunked"],
-        ],
-        '7\r\n{"a":1}\r\n0\r\n\r\n',
-        { contentLength: false },
-      ),
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "two different content-length headers",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["content-length", "7"],
-          ["content-length", "8"],
-        ],
-        '{"a":1} ',
-        { contentLength: false },
-      ),
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "content-length with a sign (+7)",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["content-length", "+7"],
-        ],
-        '{"a":1}',
-        { contentLength: false },
-      ),
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "transfer-encoding other than chunked (gzip)",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["transfer-encoding", "gzip"],
-        ],
-        '{"a":1}',
-        { contentLength: false },
-      ),
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "expect: 100-continue",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["expect", "100-continue"],
-        ],
-        '{"a":1}',
-      ),
-    }),
-    expect: ok,
-  },
-  {
-    edge: "framing",
-    name: "chunked body with a chunk size that is not hex",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["transfer-encoding", "chunked"],
-        ],
-        'zz\r\n{"a":1}\r\n0\r\n\r\n',
-        { contentLength: false },
-      ),
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "expect: 100-continue on a body refused for its media type",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "text/plain"],
-          ["expect", "100-continue"],
-        ],
-        "hello",
-      ),
-    }),
-    expect: unsupported,
-  },
-  {
-    edge: "framing",
-    name: "an expectation other than 100-continue",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        "POST /echo HTTP/1.1",
-        [
-          ["content-type", "application/json"],
-          ["expect", "something-else"],
-        ],
-        '{"a":1}',
-      ),
-    }),
-    expect: [{ status: 417 }],
-  },
-  {
-    edge: "framing",
-    name: "a header folded over two lines (obs-fold)",
-    build: (ctx) => ({
-      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a: 1\r\n 2\r\nconnection: close\r\n\r\n`,
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "whitespace between a header name and its colon",
-    build: (ctx) => ({
-      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a : 1\r\nconnection: close\r\n\r\n`,
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "a control character in a header value",
-    build: (ctx) => ({
-      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a: 1\u00012\r\nconnection: close\r\n\r\n`,
-    }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "HTTP/1.0 without host",
-    build: (ctx) => ({ bytes: request(ctx, "GET /health HTTP/1.0", [], undefined, { host: false }) }),
-    expect: ok,
-  },
-  {
-    edge: "framing",
-    name: "HTTP/1.1 without host",
-    build: (ctx) => ({ bytes: request(ctx, "GET /users HTTP/1.1", [], undefined, { host: false }) }),
-    expect: badRequest,
-  },
-  {
-    edge: "framing",
-    name: "two host headers (the first is used)",
-    build: (ctx) => ({ bytes: get(ctx, "/health", [["host", ctx.authority]]) }),
-    expect: ok,
-  },
+  ...inClass("framing", [
+    [
+      "chunked body",
+      (ctx) => echoFramedBy(ctx, [["transfer-encoding", "chunked"]], '4\r\n{"a"\r\n3\r\n:1}\r\n0\r\n\r\n'),
+      ok,
+    ],
+    [
+      "chunked body with a chunk extension",
+      (ctx) => echoFramedBy(ctx, [["transfer-encoding", "chunked"]], '7;x=y\r\n{"a":1}\r\n0\r\n\r\n'),
+      ok,
+    ],
+    [
+      "both content-length and transfer-encoding: chunked",
+      (ctx) =>
+        echoFramedBy(
+          ctx,
+          [
+            ["content-length", "7"],
+            ["transfer-encoding", "chunked"],
+          ],
+          '7\r\n{"a":1}\r\n0\r\n\r\n',
+        ),
+      badRequest,
+    ],
+    [
+      "two different content-length headers",
+      (ctx) =>
+        echoFramedBy(
+          ctx,
+          [
+            ["content-length", "7"],
+            ["content-length", "8"],
+          ],
+          '{"a":1} ',
+        ),
+      badRequest,
+    ],
+    ["content-length with a sign (+7)", (ctx) => echoFramedBy(ctx, [["content-length", "+7"]], '{"a":1}'), badRequest],
+    [
+      "transfer-encoding other than chunked (gzip)",
+      (ctx) => echoFramedBy(ctx, [["transfer-encoding", "gzip"]], '{"a":1}'),
+      badRequest,
+    ],
+    [
+      "expect: 100-continue",
+      (ctx) =>
+        request(
+          ctx,
+          "POST /echo HTTP/1.1",
+          [
+            ["content-type", "application/json"],
+            ["expect", "100-continue"],
+          ],
+          '{"a":1}',
+        ),
+      ok,
+    ],
+    [
+      "chunked body with a chunk size that is not hex",
+      (ctx) => echoFramedBy(ctx, [["transfer-encoding", "chunked"]], 'zz\r\n{"a":1}\r\n0\r\n\r\n'),
+      badRequest,
+    ],
+    [
+      "expect: 100-continue on a body refused for its media type",
+      (ctx) =>
+        request(
+          ctx,
+          "POST /echo HTTP/1.1",
+          [
+            ["content-type", "text/plain"],
+            ["expect", "100-continue"],
+          ],
+          "hello",
+        ),
+      unsupported,
+    ],
+    [
+      "an expectation other than 100-continue",
+      (ctx) =>
+        request(
+          ctx,
+          "POST /echo HTTP/1.1",
+          [
+            ["content-type", "application/json"],
+            ["expect", "something-else"],
+          ],
+          '{"a":1}',
+        ),
+      [{ status: 417 }],
+    ],
+    [
+      "a header folded over two lines (obs-fold)",
+      (ctx) => `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a: 1\r\n 2\r\nconnection: close\r\n\r\n`,
+      badRequest,
+    ],
+    [
+      "whitespace between a header name and its colon",
+      (ctx) => `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a : 1\r\nconnection: close\r\n\r\n`,
+      badRequest,
+    ],
+    [
+      "a control character in a header value",
+      (ctx) => `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\nx-a: 1\u00012\r\nconnection: close\r\n\r\n`,
+      badRequest,
+    ],
+    ["HTTP/1.0 without host", (ctx) => request(ctx, "GET /health HTTP/1.0", [], undefined, { host: false }), ok],
+    ["HTTP/1.1 without host", (ctx) => request(ctx, "GET /users HTTP/1.1", [], undefined, { host: false }), badRequest],
+    ["two host headers (the first is used)", (ctx) => get(ctx, "/health", [["host", ctx.authority]]), ok],
+  ]),
   {
     edge: "framing",
     name: "two pipelined GETs",
@@ -321,512 +236,170 @@ export const edgeCases: EdgeCase[] = [
     }),
     expect: [{ status: 200 }, { status: 200 }],
   },
-  {
-    edge: "framing",
-    name: "absolute-form target",
-    build: (ctx) => ({ bytes: get(ctx, `http://${ctx.authority}/health`) }),
-    expect: ok,
-  },
-  {
-    edge: "framing",
-    name: "unknown HTTP version (HTTP/1.2)",
-    build: (ctx) => ({ bytes: request(ctx, "GET /health HTTP/1.2") }),
-    expect: badRequest,
-  },
+  ...inClass("framing", [
+    ["absolute-form target", (ctx) => get(ctx, `http://${ctx.authority}/health`), ok],
+    ["unknown HTTP version (HTTP/1.2)", (ctx) => request(ctx, "GET /health HTTP/1.2"), badRequest],
+  ]),
   // ---- media types ---------------------------------------------------------------------------------------------
-  {
-    edge: "media type",
-    name: "a list: application/json, text/plain",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "application/json, text/plain") }),
-    expect: unsupported,
-  },
-  {
-    edge: "media type",
-    name: "POST /users with a list: application/json, text/plain",
-    build: (ctx) => ({ bytes: json(ctx, "/users", "{}", "application/json, text/plain") }),
-    expect: unsupported,
-  },
-  {
-    edge: "media type",
-    name: "upper case: APPLICATION/JSON; CHARSET=UTF-8",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "APPLICATION/JSON; CHARSET=UTF-8") }),
-    expect: ok,
-  },
-  {
-    edge: "media type",
-    name: 'quoted charset: application/json;charset="utf-8"',
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', 'application/json;charset="utf-8"') }),
-    expect: ok,
-  },
-  {
-    edge: "media type",
-    name: "another parameter: application/json; foo=bar",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "application/json; foo=bar") }),
-    expect: ok,
-  },
-  {
-    edge: "media type",
-    name: "charset latin1",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "application/json; charset=latin1") }),
-    expect: unsupported,
-  },
-  {
-    edge: "media type",
-    name: "structured suffix: application/vnd.api+json",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "application/vnd.api+json") }),
-    expect: ok,
-  },
-  {
-    edge: "media type",
-    name: "text/json",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "text/json") }),
-    expect: unsupported,
-  },
-  {
-    edge: "media type",
-    name: "application/jsonx",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "application/jsonx") }),
-    expect: unsupported,
-  },
-  {
-    edge: "media type",
-    name: "no subtype: application/",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1}', "application/") }),
-    expect: unsupported,
-  },
-  {
-    edge: "media type",
-    name: "accept: application/xml on a JSON route",
-    build: (ctx) => ({ bytes: get(ctx, "/users?limit=1", [["accept", "application/xml"]]) }),
-    expect: ok,
-  },
+  ...inClass("media type", [
+    ["a list: application/json, text/plain", (ctx) => echoTyped(ctx, "application/json, text/plain"), unsupported],
+    [
+      "POST /users with a list: application/json, text/plain",
+      (ctx) => json(ctx, "/users", "{}", "application/json, text/plain"),
+      unsupported,
+    ],
+    ["upper case: APPLICATION/JSON; CHARSET=UTF-8", (ctx) => echoTyped(ctx, "APPLICATION/JSON; CHARSET=UTF-8"), ok],
+    [
+      'quoted charset: application/json;charset="utf-8"',
+      (ctx) => echoTyped(ctx, 'application/json;charset="utf-8"'),
+      ok,
+    ],
+    ["another parameter: application/json; foo=bar", (ctx) => echoTyped(ctx, "application/json; foo=bar"), ok],
+    ["charset latin1", (ctx) => echoTyped(ctx, "application/json; charset=latin1"), unsupported],
+    ["structured suffix: application/vnd.api+json", (ctx) => echoTyped(ctx, "application/vnd.api+json"), ok],
+    ["text/json", (ctx) => echoTyped(ctx, "text/json"), unsupported],
+    ["application/jsonx", (ctx) => echoTyped(ctx, "application/jsonx"), unsupported],
+    ["no subtype: application/", (ctx) => echoTyped(ctx, "application/"), unsupported],
+    [
+      "accept: application/xml on a JSON route",
+      (ctx) => get(ctx, "/users?limit=1", [["accept", "application/xml"]]),
+      ok,
+    ],
+  ]),
   // ---- paths ---------------------------------------------------------------------------------------------------
-  {
-    edge: "path",
-    name: "encoded dot segment /users/%2e%2e/users",
-    build: (ctx) => ({ bytes: get(ctx, "/users/%2e%2e/users") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "dot segment /users/../health",
-    build: (ctx) => ({ bytes: get(ctx, "/users/../health") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "dot segment /./health",
-    build: (ctx) => ({ bytes: get(ctx, "/./health") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "encoded unreserved character /%75sers",
-    build: (ctx) => ({ bytes: get(ctx, "/%75sers") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "encoded slash /users%2f",
-    build: (ctx) => ({ bytes: get(ctx, "/users%2f") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "double slash //users",
-    build: (ctx) => ({ bytes: get(ctx, "//users") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "double slash inside /users//x",
-    build: (ctx) => ({ bytes: get(ctx, "/users//x") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "matrix parameter /users;a=b",
-    build: (ctx) => ({ bytes: get(ctx, "/users;a=b") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "matrix parameter on an id /users/<id>;a=b",
-    build: (ctx) => ({ bytes: get(ctx, `/users/${ctx.userId};a=b`) }),
-    expect: validation,
-  },
-  {
-    edge: "path",
-    name: "upper-case hex id",
-    build: (ctx) => ({ bytes: get(ctx, `/users/${ctx.userId.toUpperCase()}`) }),
-    expect: ok,
-  },
-  {
-    edge: "path",
-    name: "percent-encoded id",
-    build: (ctx) => ({ bytes: get(ctx, `/users/%${ctx.userId.charCodeAt(0).toString(16)}${ctx.userId.slice(1)}`) }),
-    expect: ok,
-  },
-  {
-    edge: "path",
-    name: "undecodable id /users/%zz",
-    build: (ctx) => ({ bytes: get(ctx, "/users/%zz") }),
-    expect: validation,
-  },
-  {
-    edge: "path",
-    name: "id with an encoded NUL",
-    build: (ctx) => ({ bytes: get(ctx, `/users/${ctx.userId}%00`) }),
-    expect: validation,
-  },
-  {
-    edge: "path",
-    name: "upper-case path /USERS",
-    build: (ctx) => ({ bytes: get(ctx, "/USERS") }),
-    expect: notFound,
-  },
-  {
-    edge: "path",
-    name: "asterisk-form target on GET",
-    build: (ctx) => ({ bytes: get(ctx, "*") }),
-    expect: notFound,
-  },
+  ...inClass("path", [
+    ["encoded dot segment /users/%2e%2e/users", (ctx) => get(ctx, "/users/%2e%2e/users"), notFound],
+    ["dot segment /users/../health", (ctx) => get(ctx, "/users/../health"), notFound],
+    ["dot segment /./health", (ctx) => get(ctx, "/./health"), notFound],
+    ["encoded unreserved character /%75sers", (ctx) => get(ctx, "/%75sers"), notFound],
+    ["encoded slash /users%2f", (ctx) => get(ctx, "/users%2f"), notFound],
+    ["double slash //users", (ctx) => get(ctx, "//users"), notFound],
+    ["double slash inside /users//x", (ctx) => get(ctx, "/users//x"), notFound],
+    ["matrix parameter /users;a=b", (ctx) => get(ctx, "/users;a=b"), notFound],
+    ["matrix parameter on an id /users/<id>;a=b", (ctx) => get(ctx, `/users/${ctx.userId};a=b`), validation],
+    ["upper-case hex id", (ctx) => get(ctx, `/users/${ctx.userId.toUpperCase()}`), ok],
+    [
+      "percent-encoded id",
+      (ctx) => get(ctx, `/users/%${ctx.userId.charCodeAt(0).toString(16)}${ctx.userId.slice(1)}`),
+      ok,
+    ],
+    ["undecodable id /users/%zz", (ctx) => get(ctx, "/users/%zz"), validation],
+    ["id with an encoded NUL", (ctx) => get(ctx, `/users/${ctx.userId}%00`), validation],
+    ["upper-case path /USERS", (ctx) => get(ctx, "/USERS"), notFound],
+    ["asterisk-form target on GET", (ctx) => get(ctx, "*"), notFound],
+  ]),
   // ---- query strings --------------------------------------------------------------------------------------------
-  {
-    edge: "query",
-    name: "empty query /health?",
-    build: (ctx) => ({ bytes: get(ctx, "/health?") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "encoded digit limit=%35",
-    build: (ctx) => ({ bytes: get(ctx, "/users?limit=%35") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "plus as space q=a+b",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=a+b") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "undecodable value q=%zz",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=%zz") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "truncated escape q=abc%",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=abc%") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "undecodable name %zz=1",
-    build: (ctx) => ({ bytes: get(ctx, "/products?%zz=1") }),
-    expect: validation,
-  },
-  {
-    edge: "query",
-    name: "invalid UTF-8 q=%C3%28",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=%C3%28") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "encoded lone surrogate q=%ED%A0%80",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=%ED%A0%80") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "emoji q=%F0%9F%98%80",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=%F0%9F%98%80") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "encoded NUL q=a%00b",
-    build: (ctx) => ({ bytes: get(ctx, "/products?q=a%00b") }),
-    expect: validation,
-  },
-  {
-    edge: "query",
-    name: "undecodable integer limit=%zz",
-    build: (ctx) => ({ bytes: get(ctx, "/users?limit=%zz") }),
-    expect: validation,
-  },
-  {
-    edge: "query",
-    name: "undecodable include on an order",
-    build: (ctx) => ({ bytes: get(ctx, `/orders/${UNKNOWN}?include=%E0`) }),
-    expect: validation,
-  },
-  {
-    edge: "query",
-    name: "undecodable sort",
-    build: (ctx) => ({ bytes: get(ctx, "/products?sort=%zz") }),
-    expect: validation,
-  },
-  {
-    edge: "query",
-    name: "undecodable query on a route without query parameters",
-    build: (ctx) => ({ bytes: get(ctx, "/health?x=%zz") }),
-    expect: ok,
-  },
-  {
-    edge: "query",
-    name: "repeated parameter limit=1&limit=2",
-    build: (ctx) => ({ bytes: get(ctx, "/users?limit=1&limit=2") }),
-    expect: validation,
-  },
-  {
-    edge: "query",
-    name: "parameter without a value ?limit",
-    build: (ctx) => ({ bytes: get(ctx, "/users?limit") }),
-    expect: validation,
-  },
+  ...inClass("query", [
+    ["empty query /health?", (ctx) => get(ctx, "/health?"), ok],
+    ["encoded digit limit=%35", (ctx) => get(ctx, "/users?limit=%35"), ok],
+    ["plus as space q=a+b", (ctx) => get(ctx, "/products?q=a+b"), ok],
+    ["undecodable value q=%zz", (ctx) => get(ctx, "/products?q=%zz"), ok],
+    ["truncated escape q=abc%", (ctx) => get(ctx, "/products?q=abc%"), ok],
+    ["undecodable name %zz=1", (ctx) => get(ctx, "/products?%zz=1"), validation],
+    ["invalid UTF-8 q=%C3%28", (ctx) => get(ctx, "/products?q=%C3%28"), ok],
+    ["encoded lone surrogate q=%ED%A0%80", (ctx) => get(ctx, "/products?q=%ED%A0%80"), ok],
+    ["emoji q=%F0%9F%98%80", (ctx) => get(ctx, "/products?q=%F0%9F%98%80"), ok],
+    ["encoded NUL q=a%00b", (ctx) => get(ctx, "/products?q=a%00b"), validation],
+    ["undecodable integer limit=%zz", (ctx) => get(ctx, "/users?limit=%zz"), validation],
+    ["undecodable include on an order", (ctx) => get(ctx, `/orders/${UNKNOWN}?include=%E0`), validation],
+    ["undecodable sort", (ctx) => get(ctx, "/products?sort=%zz"), validation],
+    ["undecodable query on a route without query parameters", (ctx) => get(ctx, "/health?x=%zz"), ok],
+    ["repeated parameter limit=1&limit=2", (ctx) => get(ctx, "/users?limit=1&limit=2"), validation],
+    ["parameter without a value ?limit", (ctx) => get(ctx, "/users?limit"), validation],
+  ]),
   // ---- sizes -----------------------------------------------------------------------------------------------------
-  {
-    edge: "size",
-    name: "header block of 40 KB",
-    build: (ctx) => ({ bytes: get(ctx, "/users?limit=1", [["x-filler", "a".repeat(40_000)]]) }),
-    expect: [{ status: 431 }],
-  },
-  {
-    edge: "size",
-    name: "header block just under 16 KiB",
-    build: (ctx) => ({ bytes: get(ctx, "/health", [["x-filler", "a".repeat(15_500)]]) }),
-    expect: ok,
-  },
-  {
-    edge: "size",
-    name: "many small headers over 16 KiB",
-    build: (ctx) => ({
-      bytes: get(
-        ctx,
-        "/health",
-        Array.from({ length: 400 }, (_, i) => [`x-h${i}`, "b".repeat(40)] as [string, string]),
-      ),
-    }),
-    expect: [{ status: 431 }],
-  },
-  {
-    edge: "size",
-    name: "URL of 8,000 bytes (within the limit)",
-    build: (ctx) => ({ bytes: get(ctx, `/health?${"a".repeat(7_990)}`) }),
-    expect: ok,
-  },
-  {
-    edge: "size",
-    name: "URL of 12,000 bytes (the head is still within 16 KiB)",
-    build: (ctx) => ({ bytes: get(ctx, `/health?${"a".repeat(12_000)}`) }),
-    expect: ok,
-  },
-  {
-    edge: "size",
-    name: "URL of 20,000 bytes (the head is over 16 KiB)",
-    build: (ctx) => ({ bytes: get(ctx, `/users?${"a".repeat(20_000)}`) }),
-    expect: [{ status: 431 }],
-  },
+  ...inClass("size", [
+    [
+      "header block of 40 KB",
+      (ctx) => get(ctx, "/users?limit=1", [["x-filler", "a".repeat(40_000)]]),
+      [{ status: 431 }],
+    ],
+    ["header block just under 16 KiB", (ctx) => get(ctx, "/health", [["x-filler", "a".repeat(15_500)]]), ok],
+    [
+      "many small headers over 16 KiB",
+      (ctx) =>
+        get(
+          ctx,
+          "/health",
+          Array.from({ length: 400 }, (_, i) => [`x-h${i}`, "b".repeat(40)] as [string, string]),
+        ),
+      [{ status: 431 }],
+    ],
+    ["URL of 8,000 bytes (within the limit)", (ctx) => get(ctx, `/health?${"a".repeat(7_990)}`), ok],
+    ["URL of 12,000 bytes (the head is still within 16 KiB)", (ctx) => get(ctx, `/health?${"a".repeat(12_000)}`), ok],
+    [
+      "URL of 20,000 bytes (the head is over 16 KiB)",
+      (ctx) => get(ctx, `/users?${"a".repeat(20_000)}`),
+      [{ status: 431 }],
+    ],
+  ]),
   // ---- JSON encodings ---------------------------------------------------------------------------------------------
-  {
-    edge: "json",
-    name: "UTF-8 byte-order mark before an object (/echo)",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", Buffer.from('\uFEFF{"a":1}', "utf8")) }),
-    expect: ok,
-  },
-  {
-    edge: "json",
-    name: "UTF-8 byte-order mark before {} (POST /users: reaches validation)",
-    build: (ctx) => ({ bytes: json(ctx, "/users", Buffer.from("\uFEFF{}", "utf8")) }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "two byte-order marks",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", Buffer.from('\uFEFF\uFEFF{"a":1}', "utf8")) }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "UTF-16LE with its byte-order mark",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", Buffer.from('\uFEFF{"a":1}', "utf16le")) }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "invalid UTF-8 inside a string",
-    build: (ctx) => ({
-      bytes: json(ctx, "/echo", Buffer.from([...Buffer.from('{"a":"'), 0xc3, 0x28, ...Buffer.from('"}')])),
-    }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "UTF-8-encoded surrogate inside a string",
-    build: (ctx) => ({
-      bytes: json(ctx, "/echo", Buffer.from([...Buffer.from('{"a":"'), 0xed, 0xa0, 0x80, ...Buffer.from('"}')])),
-    }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "escaped lone surrogate \\ud800 (/echo)",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":"\\ud800"}') }),
-    expect: ok,
-  },
-  {
-    edge: "json",
-    name: "escaped lone surrogate in a user's name",
-    build: (ctx) => ({
-      bytes: json(ctx, "/users", '{"email":"not-an-email","name":"\\udc00","password":"x"}'),
-    }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "duplicate keys",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1,"a":2}') }),
-    expect: ok,
-  },
-  {
-    edge: "json",
-    name: "NaN literal",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":NaN}') }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "Infinity literal",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":Infinity}') }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "trailing comma",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1,}') }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "a second value after the object",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":1} {"b":2}') }),
-    expect: malformed,
-  },
-  {
-    edge: "json",
-    name: "integer quantity 100",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("100")) }),
-    expect: unprocessable,
-  },
-  {
-    edge: "json",
-    name: "integer quantity written 1e2",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("1e2")) }),
-    expect: unprocessable,
-  },
-  {
-    edge: "json",
-    name: "integer quantity written 100.0",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("100.0")) }),
-    expect: unprocessable,
-  },
-  {
-    edge: "json",
-    name: "quantity 100.5",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("100.5")) }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "quantity -0",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("-0")) }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "-0 where 0 is allowed (priceCents of an unknown product: reaches the lookup)",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        `PATCH /products/${UNKNOWN} HTTP/1.1`,
-        [["content-type", "application/json"]],
-        '{"priceCents":-0}',
-      ),
-    }),
-    expect: notFound,
-  },
-  {
-    edge: "json",
-    name: "0.0 and 1e0 as integers (stock and priceCents of an unknown product)",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        `PATCH /products/${UNKNOWN} HTTP/1.1`,
-        [["content-type", "application/json"]],
-        '{"priceCents":0.0,"stock":1e0}',
-      ),
-    }),
-    expect: notFound,
-  },
-  {
-    edge: "json",
-    name: "quantity 2^53 + 1",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("9007199254740993")) }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "quantity 1e400 (beyond a double)",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order("1e400")) }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "quantity as a string",
-    build: (ctx) => ({ bytes: json(ctx, "/orders", order('"1"')) }),
-    expect: validation,
-  },
-  {
-    edge: "json",
-    name: "number beyond 2^53 in /echo",
-    build: (ctx) => ({ bytes: json(ctx, "/echo", '{"a":123456789012345678901234567890}') }),
-    expect: ok,
-  },
+  ...inClass("json", [
+    [
+      "UTF-8 byte-order mark before an object (/echo)",
+      (ctx) => json(ctx, "/echo", Buffer.from('\uFEFF{"a":1}', "utf8")),
+      ok,
+    ],
+    [
+      "UTF-8 byte-order mark before {} (POST /users: reaches validation)",
+      (ctx) => json(ctx, "/users", Buffer.from("\uFEFF{}", "utf8")),
+      validation,
+    ],
+    ["two byte-order marks", (ctx) => json(ctx, "/echo", Buffer.from('\uFEFF\uFEFF{"a":1}', "utf8")), malformed],
+    [
+      "UTF-16LE with its byte-order mark",
+      (ctx) => json(ctx, "/echo", Buffer.from('\uFEFF{"a":1}', "utf16le")),
+      malformed,
+    ],
+    [
+      "invalid UTF-8 inside a string",
+      (ctx) => json(ctx, "/echo", Buffer.from([...Buffer.from('{"a":"'), 0xc3, 0x28, ...Buffer.from('"}')])),
+      malformed,
+    ],
+    [
+      "UTF-8-encoded surrogate inside a string",
+      (ctx) => json(ctx, "/echo", Buffer.from([...Buffer.from('{"a":"'), 0xed, 0xa0, 0x80, ...Buffer.from('"}')])),
+      malformed,
+    ],
+    ["escaped lone surrogate \\ud800 (/echo)", (ctx) => json(ctx, "/echo", '{"a":"\\ud800"}'), ok],
+    [
+      "escaped lone surrogate in a user's name",
+      (ctx) => json(ctx, "/users", '{"email":"not-an-email","name":"\\udc00","password":"x"}'),
+      validation,
+    ],
+    ["duplicate keys", (ctx) => json(ctx, "/echo", '{"a":1,"a":2}'), ok],
+    ["NaN literal", (ctx) => json(ctx, "/echo", '{"a":NaN}'), malformed],
+    ["Infinity literal", (ctx) => json(ctx, "/echo", '{"a":Infinity}'), malformed],
+    ["trailing comma", (ctx) => json(ctx, "/echo", '{"a":1,}'), malformed],
+    ["a second value after the object", (ctx) => json(ctx, "/echo", '{"a":1} {"b":2}'), malformed],
+    ["integer quantity 100", (ctx) => json(ctx, "/orders", order("100")), unprocessable],
+    ["integer quantity written 1e2", (ctx) => json(ctx, "/orders", order("1e2")), unprocessable],
+    ["integer quantity written 100.0", (ctx) => json(ctx, "/orders", order("100.0")), unprocessable],
+    ["quantity 100.5", (ctx) => json(ctx, "/orders", order("100.5")), validation],
+    ["quantity -0", (ctx) => json(ctx, "/orders", order("-0")), validation],
+    [
+      "-0 where 0 is allowed (priceCents of an unknown product: reaches the lookup)",
+      (ctx) => patchUnknownProduct(ctx, '{"priceCents":-0}'),
+      notFound,
+    ],
+    [
+      "0.0 and 1e0 as integers (stock and priceCents of an unknown product)",
+      (ctx) => patchUnknownProduct(ctx, '{"priceCents":0.0,"stock":1e0}'),
+      notFound,
+    ],
+    ["quantity 2^53 + 1", (ctx) => json(ctx, "/orders", order("9007199254740993")), validation],
+    ["quantity 1e400 (beyond a double)", (ctx) => json(ctx, "/orders", order("1e400")), validation],
+    ["quantity as a string", (ctx) => json(ctx, "/orders", order('"1"')), validation],
+    ["number beyond 2^53 in /echo", (ctx) => json(ctx, "/echo", '{"a":123456789012345678901234567890}'), ok],
+  ]),
   // ---- JWT claims --------------------------------------------------------------------------------------------------
-  {
-    edge: "jwt",
-    name: "valid claims (control)",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`) }),
-    expect: ok,
-  },
-  {
-    edge: "jwt",
-    name: "exp with a fraction",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}.5}`) }),
-    expect: ok,
-  },
-  {
-    edge: "jwt",
-    name: "exp written with an exponent (1e10)",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":1e10}`) }),
-    expect: ok,
-  },
-  {
-    edge: "jwt",
-    name: "exp in the past",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n - 1200},"exp":${n - 600}}`) }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: "no exp",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n}}`) }),
-    expect: unauthorized,
-  },
+  ...inClass("jwt", [
+    ["valid claims (control)", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`), ok],
+    ["exp with a fraction", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}.5}`), ok],
+    ["exp written with an exponent (1e10)", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":1e10}`), ok],
+    ["exp in the past", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n - 1200},"exp":${n - 600}}`), unauthorized],
+    ["no exp", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n}}`), unauthorized],
+  ]),
   ...typedClaims.map(
     ([label, value]): EdgeCase => ({
       edge: "jwt",
@@ -835,18 +408,14 @@ export const edgeCases: EdgeCase[] = [
       expect: unauthorized,
     }),
   ),
-  {
-    edge: "jwt",
-    name: "nbf in the future",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"nbf":${n + 600},"exp":${n + 1200}}`) }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: "nbf in the past",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"nbf":${n - 60},"exp":${n + 600}}`) }),
-    expect: ok,
-  },
+  ...inClass("jwt", [
+    [
+      "nbf in the future",
+      (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"nbf":${n + 600},"exp":${n + 1200}}`),
+      unauthorized,
+    ],
+    ["nbf in the past", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"nbf":${n - 60},"exp":${n + 600}}`), ok],
+  ]),
   ...typedClaims.map(
     ([label, value]): EdgeCase => ({
       edge: "jwt",
@@ -855,18 +424,10 @@ export const edgeCases: EdgeCase[] = [
       expect: unauthorized,
     }),
   ),
-  {
-    edge: "jwt",
-    name: "iat in the future",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n + 3600},"exp":${n + 7200}}`) }),
-    expect: ok,
-  },
-  {
-    edge: "jwt",
-    name: "no iat",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","exp":${n + 600}}`) }),
-    expect: ok,
-  },
+  ...inClass("jwt", [
+    ["iat in the future", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n + 3600},"exp":${n + 7200}}`), ok],
+    ["no iat", (ctx) => me(ctx, (n) => `{"sub":"SUB","exp":${n + 600}}`), ok],
+  ]),
   ...typedClaims.map(
     ([label, value]): EdgeCase => ({
       edge: "jwt",
@@ -875,50 +436,33 @@ export const edgeCases: EdgeCase[] = [
       expect: unauthorized,
     }),
   ),
-  {
-    edge: "jwt",
-    name: "sub as a number",
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":1,"iat":${n},"exp":${n + 600}}`) }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: "claims that are not an object",
-    build: (ctx) => ({ bytes: me(ctx, () => "[1]") }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: 'alg "none"',
-    build: (ctx) => ({ bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`, '{"alg":"none"}') }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: "header naming HS512 over an HS256 signature",
-    build: (ctx) => ({
-      bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`, '{"alg":"HS512","typ":"JWT"}'),
-    }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: "critical header parameter",
-    build: (ctx) => ({
-      bytes: me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`, '{"alg":"HS256","crit":["x"],"x":1}'),
-    }),
-    expect: unauthorized,
-  },
-  {
-    edge: "jwt",
-    name: "lower-case scheme: bearer",
-    build: (ctx) => ({
-      bytes: get(ctx, "/auth/me", [
-        ["authorization", `bearer ${signToken(ctx.jwtSecret, `{"sub":"${ctx.userId}","exp":${now() + 600}}`)}`],
-      ]),
-    }),
-    expect: ok,
-  },
+  ...inClass("jwt", [
+    ["sub as a number", (ctx) => me(ctx, (n) => `{"sub":1,"iat":${n},"exp":${n + 600}}`), unauthorized],
+    ["claims that are not an object", (ctx) => me(ctx, () => "[1]"), unauthorized],
+    [
+      'alg "none"',
+      (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`, '{"alg":"none"}'),
+      unauthorized,
+    ],
+    [
+      "header naming HS512 over an HS256 signature",
+      (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`, '{"alg":"HS512","typ":"JWT"}'),
+      unauthorized,
+    ],
+    [
+      "critical header parameter",
+      (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`, '{"alg":"HS256","crit":["x"],"x":1}'),
+      unauthorized,
+    ],
+    [
+      "lower-case scheme: bearer",
+      (ctx) =>
+        get(ctx, "/auth/me", [
+          ["authorization", `bearer ${signToken(ctx.jwtSecret, `{"sub":"${ctx.userId}","exp":${now() + 600}}`)}`],
+        ]),
+      ok,
+    ],
+  ]),
   // ---- methods -----------------------------------------------------------------------------------------------------
   {
     edge: "method",
@@ -938,94 +482,44 @@ export const edgeCases: EdgeCase[] = [
     build: (ctx) => ({ bytes: request(ctx, "HEAD /nowhere HTTP/1.1"), methods: ["HEAD"] }),
     expect: [{ status: 404 }],
   },
-  {
-    edge: "method",
-    name: "OPTIONS /users",
-    build: (ctx) => ({ bytes: request(ctx, "OPTIONS /users HTTP/1.1") }),
-    expect: notAllowed,
-  },
-  {
-    edge: "method",
-    name: "OPTIONS *",
-    build: (ctx) => ({ bytes: request(ctx, "OPTIONS * HTTP/1.1") }),
-    expect: notFound,
-  },
-  {
-    edge: "method",
-    name: "TRACE /users",
-    build: (ctx) => ({ bytes: request(ctx, "TRACE /users HTTP/1.1") }),
-    expect: notAllowed,
-  },
-  {
-    edge: "method",
-    name: "PUT /users",
-    build: (ctx) => ({ bytes: request(ctx, "PUT /users HTTP/1.1", [], "") }),
-    expect: notAllowed,
-  },
-  {
-    edge: "method",
-    name: "a registered method the API never serves (PROPFIND)",
-    build: (ctx) => ({ bytes: request(ctx, "PROPFIND /users HTTP/1.1") }),
-    expect: notAllowed,
-  },
-  {
-    edge: "method",
-    name: "an unregistered method token (FOO)",
-    build: (ctx) => ({ bytes: request(ctx, "FOO /users HTTP/1.1") }),
-    expect: badRequest,
-  },
-  {
-    edge: "method",
-    name: "lower-case method (get)",
-    build: (ctx) => ({ bytes: request(ctx, "get /users HTTP/1.1") }),
-    expect: badRequest,
-  },
-  {
-    edge: "method",
-    name: "GET with a body",
-    build: (ctx) => ({ bytes: request(ctx, "GET /users?limit=1 HTTP/1.1", [["content-type", "text/plain"]], "hello") }),
-    expect: ok,
-  },
-  {
-    edge: "method",
-    name: "DELETE with a text/plain body on an unknown id",
-    build: (ctx) => ({
-      bytes: request(ctx, `DELETE /users/${UNKNOWN} HTTP/1.1`, [["content-type", "text/plain"]], "hello"),
-    }),
-    expect: notFound,
-  },
-  {
-    edge: "method",
-    name: "DELETE with a list content-type body on an unknown id",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        `DELETE /users/${UNKNOWN} HTTP/1.1`,
-        [["content-type", "application/json, text/plain"]],
-        "{}",
-      ),
-    }),
-    expect: notFound,
-  },
-  {
-    edge: "method",
-    name: "DELETE of a product with a list content-type body",
-    build: (ctx) => ({
-      bytes: request(
-        ctx,
-        `DELETE /products/${UNKNOWN} HTTP/1.1`,
-        [["content-type", "application/json, text/plain"]],
-        "{}",
-      ),
-    }),
-    expect: notFound,
-  },
-  {
-    edge: "method",
-    name: "DELETE with a JSON body on an unknown id",
-    build: (ctx) => ({
-      bytes: request(ctx, `DELETE /users/${UNKNOWN} HTTP/1.1`, [["content-type", "application/json"]], "{}"),
-    }),
-    expect: notFound,
-  },
+  ...inClass("method", [
+    ["OPTIONS /users", (ctx) => request(ctx, "OPTIONS /users HTTP/1.1"), notAllowed],
+    ["OPTIONS *", (ctx) => request(ctx, "OPTIONS * HTTP/1.1"), notFound],
+    ["TRACE /users", (ctx) => request(ctx, "TRACE /users HTTP/1.1"), notAllowed],
+    ["PUT /users", (ctx) => request(ctx, "PUT /users HTTP/1.1", [], ""), notAllowed],
+    [
+      "a registered method the API never serves (PROPFIND)",
+      (ctx) => request(ctx, "PROPFIND /users HTTP/1.1"),
+      notAllowed,
+    ],
+    ["an unregistered method token (FOO)", (ctx) => request(ctx, "FOO /users HTTP/1.1"), badRequest],
+    ["lower-case method (get)", (ctx) => request(ctx, "get /users HTTP/1.1"), badRequest],
+    [
+      "GET with a body",
+      (ctx) => request(ctx, "GET /users?limit=1 HTTP/1.1", [["content-type", "text/plain"]], "hello"),
+      ok,
+    ],
+    [
+      "DELETE with a text/plain body on an unknown id",
+      (ctx) => request(ctx, `DELETE /users/${UNKNOWN} HTTP/1.1`, [["content-type", "text/plain"]], "hello"),
+      notFound,
+    ],
+    [
+      "DELETE with a list content-type body on an unknown id",
+      (ctx) =>
+        request(ctx, `DELETE /users/${UNKNOWN} HTTP/1.1`, [["content-type", "application/json, text/plain"]], "{}"),
+      notFound,
+    ],
+    [
+      "DELETE of a product with a list content-type body",
+      (ctx) =>
+        request(ctx, `DELETE /products/${UNKNOWN} HTTP/1.1`, [["content-type", "application/json, text/plain"]], "{}"),
+      notFound,
+    ],
+    [
+      "DELETE with a JSON body on an unknown id",
+      (ctx) => request(ctx, `DELETE /users/${UNKNOWN} HTTP/1.1`, [["content-type", "application/json"]], "{}"),
+      notFound,
+    ],
+  ]),
 ];

@@ -1,7 +1,7 @@
 // Mutations of a JSON body: wrong types, missing and extra fields, huge strings, NUL, Unicode edge cases, bad
 // JSON, wrong content types, prototype keys, oversized and deeply nested bodies.
 import fc from "fast-check";
-import { jsonBody, type Mutation, numberFields, serialize, stringFields, withBody } from "../draft.ts";
+import { type Draft, jsonBody, type Mutation, numberFields, serialize, stringFields, withBody } from "../draft.ts";
 /** Strings that have broken parsers, databases and length checks before. */
 export const UNICODE_EDGES = [
   "\u202Egnp.exe", // right-to-left override
@@ -28,19 +28,30 @@ export const UNICODE_EDGES = [
 const WRONG_TYPES: unknown[] = [null, true, 0, -1, 1.5, "", "5", [], [1], {}, { a: 1 }];
 const SERVER_FIELDS = ["id", "createdAt", "updatedAt", "totalCents", "unitPriceCents", "passwordHash", "status"];
 
+/**
+ * A mutation of one field of a JSON object body, among those `fieldsOf` picks: `mutate` gets the draft, its body and an
+ * arbitrary of those field names. The draft stays as it is when the body has no such field.
+ */
+const onField =
+  (
+    fieldsOf: (o: Record<string, unknown>) => string[],
+    mutate: (d: Draft, o: Record<string, unknown>, field: fc.Arbitrary<string>) => fc.Arbitrary<Draft>,
+  ): Mutation =>
+  (d) => {
+    const o = jsonBody(d);
+    const keys = o ? fieldsOf(o) : [];
+    return o === undefined || keys.length === 0 ? fc.constant(d) : mutate(d, o, fc.constantFrom(...keys));
+  };
+
 export const bodyMutations: Array<[string, Mutation]> = [
   [
     "drop a field",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? Object.keys(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc.constantFrom(...keys).map((k) => {
-            const { [k]: _, ...rest } = o as Record<string, unknown>;
-            return withBody(d, { json: rest }, `body.${k}: dropped`);
-          });
-    },
+    onField(Object.keys, (d, o, field) =>
+      field.map((k) => {
+        const { [k]: _, ...rest } = o;
+        return withBody(d, { json: rest }, `body.${k}: dropped`);
+      }),
+    ),
   ],
   [
     "extra field",
@@ -54,87 +65,50 @@ export const bodyMutations: Array<[string, Mutation]> = [
   ],
   [
     "wrong type",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? Object.keys(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc
-            .tuple(fc.constantFrom(...keys), fc.constantFrom(...WRONG_TYPES))
-            .map(([k, v]) => withBody(d, { json: { ...o, [k]: v } }, `body.${k}: ${JSON.stringify(v)}`));
-    },
+    onField(Object.keys, (d, o, field) =>
+      fc
+        .tuple(field, fc.constantFrom(...WRONG_TYPES))
+        .map(([k, v]) => withBody(d, { json: { ...o, [k]: v } }, `body.${k}: ${JSON.stringify(v)}`)),
+    ),
   ],
   [
     "huge string",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? stringFields(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc
-            .tuple(fc.constantFrom(...keys), fc.integer({ min: 101, max: 400_000 }), fc.constantFrom("x", "é", "🙂"))
-            .map(([k, n, c]) => withBody(d, { json: { ...o, [k]: c.repeat(n) } }, `body.${k}: ${n} × ${c}`));
-    },
+    onField(stringFields, (d, o, field) =>
+      fc
+        .tuple(field, fc.integer({ min: 101, max: 400_000 }), fc.constantFrom("x", "é", "🙂"))
+        .map(([k, n, c]) => withBody(d, { json: { ...o, [k]: c.repeat(n) } }, `body.${k}: ${n} × ${c}`)),
+    ),
   ],
   [
     "NUL",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? stringFields(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc
-            .constantFrom(...keys)
-            .map((k) => withBody(d, { json: { ...o, [k]: `${String(o?.[k]).slice(0, 5)}\u0000x` } }, `body.${k}: NUL`));
-    },
+    onField(stringFields, (d, o, field) =>
+      field.map((k) => withBody(d, { json: { ...o, [k]: `${String(o[k]).slice(0, 5)}\u0000x` } }, `body.${k}: NUL`)),
+    ),
   ],
   [
     "unicode edge",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? stringFields(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc
-            .tuple(
-              fc.constantFrom(...keys),
-              fc.constantFrom(...UNICODE_EDGES),
-              fc.constantFrom("replace", "append", "repeat"),
-            )
-            .map(([k, edge, how]) => {
-              const old = String(o?.[k]);
-              const value = how === "replace" ? edge : how === "append" ? `${old}${edge}` : edge.repeat(60);
-              return withBody(d, { json: { ...o, [k]: value } }, `body.${k}: ${how} ${JSON.stringify(edge)}`);
-            });
-    },
+    onField(stringFields, (d, o, field) =>
+      fc
+        .tuple(field, fc.constantFrom(...UNICODE_EDGES), fc.constantFrom("replace", "append", "repeat"))
+        .map(([k, edge, how]) => {
+          const old = String(o[k]);
+          const value = how === "replace" ? edge : how === "append" ? `${old}${edge}` : edge.repeat(60);
+          return withBody(d, { json: { ...o, [k]: value } }, `body.${k}: ${how} ${JSON.stringify(edge)}`);
+        }),
+    ),
   ],
   [
     "number edge",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? numberFields(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc
-            .tuple(
-              fc.constantFrom(...keys),
-              fc.constantFrom(
-                "1.0",
-                "1e0",
-                "1e2",
-                "-0",
-                "1e400",
-                "-1",
-                "1.5",
-                "2147483648",
-                "9007199254740993",
-                "0x10",
-              ),
-            )
-            .map(([k, raw]) =>
-              withBody(d, { raw: serialize({ ...o, [k]: "__RAW__" }, { __RAW__: raw }) }, `body.${k}: ${raw}`),
-            );
-    },
+    onField(numberFields, (d, o, field) =>
+      fc
+        .tuple(
+          field,
+          fc.constantFrom("1.0", "1e0", "1e2", "-0", "1e400", "-1", "1.5", "2147483648", "9007199254740993", "0x10"),
+        )
+        .map(([k, raw]) =>
+          withBody(d, { raw: serialize({ ...o, [k]: "__RAW__" }, { __RAW__: raw }) }, `body.${k}: ${raw}`),
+        ),
+    ),
   ],
   [
     "bad JSON",
@@ -250,21 +224,17 @@ export const bodyMutations: Array<[string, Mutation]> = [
   ["byte-order mark", (d) => fc.constant(withBody(d, { raw: `\uFEFF${serialize(jsonBody(d) ?? {})}` }, "body: BOM"))],
   [
     "invalid UTF-8",
-    (d) => {
-      const o = jsonBody(d);
-      const keys = o ? stringFields(o) : [];
-      return keys.length === 0
-        ? fc.constant(d)
-        : fc.constantFrom(...keys).map((k) => {
-            const text = serialize({ ...o, [k]: "__BYTES__" });
-            const [before = "", after = ""] = text.split('"__BYTES__"');
-            const raw = Buffer.concat([
-              Buffer.from(`${before}"a`),
-              Buffer.from([0xff, 0xfe, 0xc3]),
-              Buffer.from(`b"${after}`),
-            ]);
-            return withBody(d, { raw }, `body.${k}: invalid UTF-8`);
-          });
-    },
+    onField(stringFields, (d, o, field) =>
+      field.map((k) => {
+        const text = serialize({ ...o, [k]: "__BYTES__" });
+        const [before = "", after = ""] = text.split('"__BYTES__"');
+        const raw = Buffer.concat([
+          Buffer.from(`${before}"a`),
+          Buffer.from([0xff, 0xfe, 0xc3]),
+          Buffer.from(`b"${after}`),
+        ]);
+        return withBody(d, { raw }, `body.${k}: invalid UTF-8`);
+      }),
+    ),
   ],
 ];

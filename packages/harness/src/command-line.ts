@@ -1,0 +1,21 @@
+// How the repository's command-line tools read their arguments: a mistake is one line and the usage on stderr with
+// exit code 2, --help is the usage on stdout with exit code 0.
+
+/**
+ * Returns what `parse` makes of the command line. When it throws, prints the error and `usage` and exits 2; when
+ * `wantsHelp` says the result asks for help, prints `usage` and exits 0.
+ */
+export function parseCommandLine<T>(usage: string, parse: () => T, wantsHelp: (parsed: T) => boolean): T {
+  let parsed: T;
+  try {
+    parsed = parse();
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n\n${usage}\n`);
+    process.exit(2);
+  }
+  if (wantsHelp(parsed)) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return parsed;
+}
