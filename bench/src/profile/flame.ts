@@ -1,5 +1,6 @@
 // A flame graph (icicle: callers above callees) as inline SVG: no script, no font fetched; each frame's width is its
 // share of the CPU samples (self + callees), its colour its layer, its tooltip a <title>.
+import { esc } from "../report/format.ts";
 import { type Layer, layerOf } from "./layers.ts";
 import type { Frame, Stacks } from "./stacks.ts";
 
@@ -86,8 +87,6 @@ export function layout(tree: FlameNode, width: number, minWidth = 0.5): FlameRec
   return rects;
 }
 
-const escape = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const shortUrl = (url: string) =>
   url
     .replace(/^file:\/\//, "")
@@ -110,9 +109,9 @@ export function flameSvg(stacks: Stacks, label: string, width = 1200): string {
     const w = r.width.toFixed(2);
     const text =
       r.width > 40
-        ? `<text x="${(r.x + 3).toFixed(2)}" y="${r.depth * row + 12}">${escape(frame.name.slice(0, Math.floor(r.width / 7)))}</text>`
+        ? `<text x="${(r.x + 3).toFixed(2)}" y="${r.depth * row + 12}">${esc(frame.name.slice(0, Math.floor(r.width / 7)))}</text>`
         : "";
-    return `<g><title>${escape(title)}</title><rect x="${x}" y="${r.depth * row}" width="${w}" height="${row - 1}" fill="${LAYER_COLOURS[layerOf(frame)]}"/>${text}</g>`;
+    return `<g><title>${esc(title)}</title><rect x="${x}" y="${r.depth * row}" width="${w}" height="${row - 1}" fill="${LAYER_COLOURS[layerOf(frame)]}"/>${text}</g>`;
   });
-  return `<svg class="flame" role="img" aria-label="${escape(label)}" viewBox="0 0 ${width} ${height}" width="100%" font-size="11" font-family="sans-serif">${parts.join("")}</svg>`;
+  return `<svg class="flame" role="img" aria-label="${esc(label)}" viewBox="0 0 ${width} ${height}" width="100%" font-size="11" font-family="sans-serif">${parts.join("")}</svg>`;
 }

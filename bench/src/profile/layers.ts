@@ -33,6 +33,7 @@ const PACKAGES: Array<[RegExp, Layer]> = [
   [/^(pydantic|pydantic_core)$/, "validation"],
   [/^(orjson|json)$/, "serialisation"],
   [/^(asyncpg|psycopg|psycopg_pool)$/, "pg driver"],
+  [/^app$/, "app and core"],
 ];
 
 /** The package a file belongs to: the last `node_modules/<pkg>` (scoped or not) or `site-packages/<pkg>` in its path. */
@@ -41,6 +42,9 @@ export function packageOf(url: string): string | undefined {
   if (node) return node[1];
   const python = /.*(?:site|dist)-packages\/([^/]+)\//.exec(url);
   if (python) return python[1];
+  // py-spy names files relative to their sys.path entry: `fastapi/routing.py`, `app/middleware.py`.
+  const relative = /^([A-Za-z_]\w*)\/[^:]+\.py$/.exec(url);
+  if (relative) return relative[1];
   const stdlib = /\/lib\/python3[.\d]*\/(json|asyncio)\//.exec(url);
   return stdlib ? stdlib[1] : undefined;
 }

@@ -39,3 +39,13 @@ export function ratioWithInterval(i: Interval): string {
 /** "±4.8%" — the interval's relative half-width. */
 export const precisionOf = (i: Interval) =>
   !isNum(i.halfWidth) ? "–" : i.halfWidth >= 10 ? ">±999%" : `±${(i.halfWidth * 100).toFixed(1)}%`;
+
+/** Text as HTML/SVG text or attribute content. */
+export const esc = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
+
+/** Text as one markdown table cell. */
+export const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");

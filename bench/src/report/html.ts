@@ -1,15 +1,10 @@
 // report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context,
 // a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
+
 import type { Results, SummaryRow } from "../results.ts";
-import { isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
+import { esc, isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
 import { capacityHtml, curveHtml, limitsText } from "./load-shapes.ts";
 import { profilesHtml } from "./profiles.ts";
-
-const esc = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
-  );
 
 const COLORS = {
   baseline: "#8a8f98",

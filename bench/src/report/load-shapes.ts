@@ -1,17 +1,12 @@
 // The report's parts for --rate lists/ramps (latency against offered load: a table and one chart per scenario
 // with every target on it), --slo (capacity at the latency bound beside the measured throughput) and
 // --cpus/--memory (the limits the servers ran under). Used by markdown.ts and html.ts.
+
 import { formatBytes } from "../limits.ts";
 import type { CellResult, Results } from "../results.ts";
 import { sloLabel } from "../runner/capacity.ts";
 import { achievedRate, keptUp } from "../runner/sweep.ts";
-import { isNum, ms, num } from "./format.ts";
-
-const esc = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
-  );
+import { esc, escapeCell, isNum, ms, num } from "./format.ts";
 
 /** "0.5 CPU, 256 MiB per server (cgroup v1 …)", or undefined when the servers ran unlimited. */
 export function limitsText(r: Results): string | undefined {
@@ -41,8 +36,6 @@ const groups = (cells: CellResult[]) => {
     };
   });
 };
-
-const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function curveMarkdown(r: Results): string[] {
   if (!r.curve?.length) return [];

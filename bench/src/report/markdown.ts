@@ -1,6 +1,6 @@
 // results.md: the run's context, then one table per scenario, ready to paste into a README.
 import type { Results, SummaryRow } from "../results.ts";
-import { mb, ms, num, pct, precisionOf, ratioWithInterval, withRange } from "./format.ts";
+import { escapeCell, mb, ms, num, pct, precisionOf, ratioWithInterval, withRange } from "./format.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
 import { profilesMarkdown } from "./profiles.ts";
 
@@ -88,8 +88,6 @@ export function splitTable(r: Results): string[] {
   lines.push("");
   return lines;
 }
-
-const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function renderMarkdown(r: Results): string {
   const lines: string[] = [];

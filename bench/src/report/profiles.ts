@@ -4,10 +4,9 @@
 import { LAYER_COLOURS } from "../profile/flame.ts";
 import { LAYERS } from "../profile/layers.ts";
 import type { Results } from "../results.ts";
+import { esc } from "./format.ts";
 
 const pct = (share: number) => `${(100 * share).toFixed(1)}%`;
-const esc = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string);
 const where = (url: string, line: number) =>
   url
     ? `${url
