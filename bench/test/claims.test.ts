@@ -53,7 +53,7 @@ describe("presets", () => {
 
   it("the template-server preset sets a fixed-rate ramp and the containers' limits", () => {
     const run = resolvePreset("express-fastify-template-ramp", []);
-    expect(run.options.rates).toEqual([10, 30, 50]);
+    expect(run.options.rates).toEqual([25, 50, 75]);
     expect(run.options.cpus).toBe(0.5);
     expect(run.options.memoryBytes).toBe(256 * 1024 * 1024);
     expect(ramp(10, 1500, 8)).toHaveLength(8);

@@ -117,10 +117,10 @@ export const PRESETS: readonly Preset[] = [
     id: "express-fastify-template-ramp",
     what: ["--impl", "express,fastify-zod", "--scenario", "health,metrics,auth-register,auth-login"],
     // Each rate step is a cell of its own: two repeats of three steps keep this preset within its share of the budget.
-    shape: ["--connections", "10", "--duration", "4", "--warmup", "1", "--repeats", "2", "--max-repeats", "2"],
+    shape: ["--connections", "25", "--duration", "4", "--warmup", "1", "--repeats", "2", "--max-repeats", "2"],
     // Under 0.5 CPU, /metrics (prom-client's text) and the auth routes (a scrypt hash each) saturate at tens of
     // requests/s here: rates beyond that measure only a queue, and its backlog must be worked off after every cell.
-    fields: { rates: ramp(10, 50, 3), cpus: 0.5, memoryBytes: 256 * 1024 * 1024 },
+    fields: { rates: ramp(25, 75, 3), cpus: 0.5, memoryBytes: 256 * 1024 * 1024 },
     frameworks: { express: ["express"], fastify: ["fastify-zod"] },
     routes: {
       "GET /health": "health",
@@ -129,7 +129,7 @@ export const PRESETS: readonly Preset[] = [
       "POST /auth/login": "auth-login",
     },
     changes: [
-      "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 10, 30, 50 requests/s on 10 connections, 2 repeats each: under 0.5 CPU on this machine /metrics and the auth routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps would measure only a queue; the latency compared is the geometric mean over the steps",
+      "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 25, 50, 75 requests/s on 25 connections, 2 repeats each: under 0.5 CPU on this machine /metrics and the auth routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps would measure only a queue; the latency compared is the geometric mean over the steps",
       "containers of 0.5 CPU and 256 MB → the same limits on each server process (cgroup v2 where the machine allows it)",
       "auth routes run at most 16 connections (a scrypt hash per request)",
       "30 s × 5 repeats → 1 s warm-up + 4 s × 2 repeats per step: the five presets share one ~25-minute budget",
