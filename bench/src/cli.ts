@@ -1,12 +1,12 @@
 // pnpm bench — verifies, then measures, every registered implementation against the no-framework baselines
 // and writes bench/results/<timestamp>/. `pnpm bench --help` lists the options; --preset and --claims run the
 // published claims' setups (src/claims/).
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ProvisionError } from "@api-ref/db/provision";
 import { REPO_ROOT } from "@api-ref/harness";
-import { claimsPage, extractPresetArgs, type PresetRun, resolvePreset } from "./claims/cli.ts";
-import { claimsHtml, claimsMarkdown, claimsTable } from "./claims/table.ts";
+import { addClaims, claimsPage, extractPresetArgs, type PresetRun, resolvePreset } from "./claims/cli.ts";
+import { claimsMarkdown } from "./claims/table.ts";
 import { LimitsUnavailable } from "./limits.ts";
 import { type BenchOptions, estimateSeconds, parseOptions, USAGE, UsageError } from "./options.ts";
 import { Progress } from "./progress.ts";
@@ -72,23 +72,6 @@ async function measure(bench: BenchOptions, dir: string | undefined) {
   for (const t of unstarted) log(`FAILED: ${t.name}: ${t.error}`);
   for (const f of failed) log(`FAILED: ${f.scenario} on ${f.target}: ${f.failure}`);
   return { results, files, ok: failed.length === 0 && unstarted.length === 0 };
-}
-
-/** Appends a preset's claims table to its results.md, report.html and results.json. */
-async function addClaims(run: PresetRun, results: Results, files: Awaited<ReturnType<typeof writeReports>>) {
-  const table = claimsTable(results, run.claim, run.preset);
-  await appendFile(files.markdown, `\n${claimsMarkdown(table, run.preset).join("\n")}`);
-  const html = await readFile(files.html, "utf8");
-  const at = html.lastIndexOf("</body>");
-  const section = claimsHtml(table, run.preset);
-  await writeFile(files.html, at >= 0 ? `${html.slice(0, at)}${section}${html.slice(at)}` : html + section);
-  const json = JSON.parse(await readFile(files.json, "utf8")) as Record<string, unknown>;
-  json.claims = table;
-  await writeFile(
-    files.json,
-    `${JSON.stringify(json, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2)}\n`,
-  );
-  return table;
 }
 
 const started = performance.now();

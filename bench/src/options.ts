@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 // `pnpm bench` options: parsed and checked completely before anything starts, so that a typo costs a message
 // and exit code 2, never a half-run benchmark.
 import { parseArgs } from "node:util";
@@ -139,7 +140,7 @@ export const USAGE = `usage: pnpm bench [options]
   --no-pin                   do not pin the server and the load generator to separate cores
   --profile                  CPU profile of each server over every measured cell: flame graphs and the top functions
                              by layer in the report (Node: the inspector's sampler; FastAPI: py-spy, if installed)
-  --out DIR                  results directory (default bench/results/<timestamp>)
+  --out DIR                  results directory, relative to where pnpm was run (default bench/results/<timestamp>)
   --preset ID                a published claim's setup, scaled to this machine, ending with "claimed vs measured
                              here" (bench/claims/published-claims.json; explicit options win)
   --claims                   every preset in one run (~23 min) and one page answering all the articles
@@ -450,7 +451,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     all,
     pin: values["no-pin"] !== true,
     profile,
-    outDir: str("out"),
+    // Relative to where `pnpm bench` was typed (pnpm runs the script in bench/ and says where it was called from).
+    outDir: str("out") === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), str("out") as string),
   };
 }
 

@@ -1,8 +1,11 @@
 // --preset and --claims on the command line: which presets to run, each resolved to checked BenchOptions with
 // what it changed from the article's setup and which explicit options overrode it; and the one page of --claims.
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { type BenchOptions, parseOptions, UsageError } from "../options.ts";
+import type { writeReports } from "../report/write.ts";
+import type { Results } from "../results.ts";
 import { loadClaims, PRESET_IDS, type Preset, type PublishedClaim, presetArgv, presetById } from "./presets.ts";
-import { type ClaimsTable, claimsHtml, claimsMarkdown } from "./table.ts";
+import { type ClaimsTable, claimsHtml, claimsMarkdown, claimsTable } from "./table.ts";
 
 export interface PresetRun {
   preset: Preset;
@@ -93,4 +96,25 @@ export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, 
     )
     .join("")}${runs.map((r) => claimsHtml(r.table, r.preset)).join("")}</body></html>\n`;
   return { markdown: `${markdown}\n`, html };
+}
+
+/** Appends a preset's claims table to its results.md, report.html and results.json. */
+export async function addClaims(
+  run: Pick<PresetRun, "claim" | "preset">,
+  results: Results,
+  files: Awaited<ReturnType<typeof writeReports>>,
+) {
+  const table = claimsTable(results, run.claim, run.preset);
+  await appendFile(files.markdown, `\n${claimsMarkdown(table, run.preset).join("\n")}`);
+  const html = await readFile(files.html, "utf8");
+  const at = html.lastIndexOf("</body>");
+  const section = claimsHtml(table, run.preset);
+  await writeFile(files.html, at >= 0 ? `${html.slice(0, at)}${section}${html.slice(at)}` : html + section);
+  const json = JSON.parse(await readFile(files.json, "utf8")) as Record<string, unknown>;
+  json.claims = table;
+  await writeFile(
+    files.json,
+    `${JSON.stringify(json, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2)}\n`,
+  );
+  return table;
 }

@@ -29,15 +29,13 @@ const REFERENCE = "express";
 const WIDE = 0.25;
 const NONE: Interval = { value: Number.NaN, low: Number.NaN, high: Number.NaN, halfWidth: Number.NaN, n: 0 };
 
-type Metric = "rps" | "p50" | "p99" | "rss" | "cpu" | "startup" | "seconds" | "latency-speedup" | "error-rate";
+type Metric = "rps" | "p50" | "p95" | "p99" | "rss" | "cpu" | "startup" | "seconds" | "latency-speedup" | "error-rate";
 
 /** What a figure name means here, or why it is not measured. */
 export function metricOf(figure: string): Metric | { notMeasured: string } {
-  if (figure.startsWith("p95")) {
-    return { notMeasured: "the harness records p50, p90, p99 and max, not p95 (compare the p50 and p99 rows)" };
-  }
   if (figure.includes("rps")) return "rps";
   if (figure.startsWith("p50")) return "p50";
+  if (figure.startsWith("p95")) return "p95";
   if (figure.startsWith("p99")) return "p99";
   if (figure.includes("memory")) return "rss";
   if (figure.includes("cpu")) return "cpu";
@@ -48,13 +46,17 @@ export function metricOf(figure: string): Metric | { notMeasured: string } {
   return { notMeasured: `no figure of the harness corresponds to "${figure}"` };
 }
 
-const pick: Record<"rps" | "p50" | "p99" | "rss" | "cpu", (c: CellResult) => number | undefined> = {
+const pick: Record<"rps" | "p50" | "p95" | "p99" | "rss" | "cpu", (c: CellResult) => number | undefined> = {
   rps: (c) => c.outcome?.requestsPerSecond,
   p50: (c) => c.outcome?.latency.p50,
+  p95: (c) => c.outcome?.latency.p95,
   p99: (c) => c.outcome?.latency.p99,
   rss: (c) => c.server?.peakRssBytes,
   cpu: (c) => c.server?.cpuCores,
 };
+
+/** The measured cells: the throughput cells, or a ramp's steps (a --rate list runs those instead). */
+const measuredCells = (r: Results) => (r.cells.length > 0 ? r.cells : (r.curve ?? []));
 
 /**
  * Per repeat, the geometric mean of a figure over several scenarios (one value per repeat every scenario has);
@@ -69,11 +71,17 @@ function perRepeat(
 ) {
   const byRepeat = new Map<number, number[]>();
   for (const scenario of scenarios) {
-    const counts = [...new Set(r.cells.filter((c) => c.scenario === scenario).map((c) => c.connections))];
+    const counts = [
+      ...new Set(
+        measuredCells(r)
+          .filter((c) => c.scenario === scenario)
+          .map((c) => c.connections),
+      ),
+    ];
     const conn = connections !== undefined && counts.includes(connections) ? connections : counts[0];
     if (conn === undefined) continue;
     const logs = new Map<number, number[]>();
-    for (const cell of countedCells(r.cells, scenario, conn, target)) {
+    for (const cell of countedCells(measuredCells(r), scenario, conn, target)) {
       if (cell.failure) continue;
       const v = pick[metric](cell);
       if (v === undefined || !Number.isFinite(v) || v <= 0) continue;
@@ -131,7 +139,7 @@ function reasonsOf(r: Results, claim: PublishedClaim, scenarios: ScenarioName[],
   if (rows.some((s) => s.loadGeneratorSaturated) && (metric === "rps" || metric === "seconds")) {
     reasons.push("load generator saturated: requests/s is its limit, not the servers' (see CPU per request)");
   }
-  const throughputOrLatency = ["rps", "seconds", "p50", "p99", "latency-speedup"].includes(metric);
+  const throughputOrLatency = ["rps", "seconds", "p50", "p95", "p99", "latency-speedup"].includes(metric);
   for (const target of throughputOrLatency ? targets : []) {
     const split = r.split.filter((s) => scenarios.includes(s.scenario) && s.target === target);
     const worst = Math.min(...split.map((s) => s.dataAccess.value));
@@ -162,7 +170,7 @@ function reasonsOf(r: Results, claim: PublishedClaim, scenarios: ScenarioName[],
 /** The claims table of one preset's run. */
 export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): ClaimsTable {
   const rows: ClaimRow[] = [];
-  const connectionsRun = [...new Set(r.cells.map((c) => c.connections))];
+  const connectionsRun = [...new Set(measuredCells(r).map((c) => c.connections))];
   for (const [figure, value] of Object.entries(claim.figures)) {
     const metric = metricOf(figure);
     // The figure's values: {framework: n}, {connections: {framework: n}}, {route: n} or a plain number.
@@ -193,11 +201,12 @@ export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): 
       const connections = group.sub && /^\d+$/.test(group.sub) ? Number(group.sub) : undefined;
       const scenarios = scenariosOf(preset, figure, group.sub);
       if (metric === "error-rate") {
-        const these = r.summary.filter((s) => scenarios.includes(s.scenario) && s.role === "implementation");
-        const completed = r.cells
-          .filter((c) => scenarios.includes(c.scenario) && !c.discarded)
-          .reduce((n, c) => n + (c.outcome?.completed ?? 0), 0);
-        const bad = these.reduce((n, s) => n + s.non2xx + s.errors, 0);
+        const implementations = new Set(r.targets.filter((t) => t.role === "implementation").map((t) => t.name));
+        const these = measuredCells(r).filter(
+          (c) => scenarios.includes(c.scenario) && implementations.has(c.target) && !c.discarded,
+        );
+        const completed = these.reduce((n, c) => n + (c.outcome?.completed ?? 0), 0);
+        const bad = these.reduce((n, c) => n + (c.outcome ? c.outcome.non2xx + c.outcome.errors : 0), 0);
         const rate = completed > 0 ? (100 * bad) / completed : Number.NaN;
         const verdict: Verdict = !Number.isFinite(rate)
           ? "not measured here"
