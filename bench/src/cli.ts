@@ -14,7 +14,7 @@ import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
 import type { Results } from "./results.ts";
 import { runBench } from "./run.ts";
-import { plannedCellsPerTarget } from "./runner/scenario.ts";
+import { measuredSeconds, plannedCellsPerTarget } from "./runner/scenario.ts";
 import { connectionsFor, scenarios } from "./scenarios.ts";
 import { targetsOfScenario } from "./targets.ts";
 
@@ -28,7 +28,7 @@ function estimate(bench: BenchOptions) {
   const plan = bench.scenarios.map((s) => ({
     targets: targetsOfScenario(bench, s).length,
     connections: connectionsFor(scenarios[s], bench.connections).length,
-    ...(scenarios[s].minDurationS !== undefined ? { minDurationS: scenarios[s].minDurationS } : {}),
+    minDurationS: measuredSeconds(s, bench),
   }));
   const everyTarget = new Set(bench.scenarios.flatMap((s) => targetsOfScenario(bench, s))).size;
   // A ramp runs one cell per rate instead of the repeats; --slo adds its probes (about a dozen) to them.

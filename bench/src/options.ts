@@ -115,7 +115,7 @@ export const USAGE = `usage: pnpm bench [options]
   --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
   --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
-  --duration S               measured seconds per cell (default 5; smoke 0.5; auth-login at least 3)
+  --duration S               measured seconds per cell (default 5; smoke 0.5; the auth routes at least 3, except in smoke)
   --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
   --repeats N                runs of each cell at least, implementations interleaved (default 3; smoke 2)
   --max-repeats N            runs of each cell at most, while a headline ratio is less precise than --precision (default ${DEFAULT_MAX_REPEATS}; smoke 2)

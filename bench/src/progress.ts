@@ -9,6 +9,8 @@ export interface ProgressState {
   connections: number;
   repeat: number;
   repeats: number;
+  /** A --rate step's offered rate (such a cell is one step of a sweep, not a repeat). */
+  offeredRate?: number;
   phase: string;
   /** Estimated seconds left for the whole run. */
   secondsLeft: number;
@@ -26,7 +28,8 @@ export function formatDuration(seconds: number): string {
 
 export function progressLine(p: ProgressState): string {
   return (
-    `[${p.cell}/${p.cells}] ${p.scenario} @${p.connections} · ${p.target} · repeat ${p.repeat}/${p.repeats}` +
+    `[${p.cell}/${p.cells}] ${p.scenario} @${p.connections} · ${p.target} · ` +
+    (p.offeredRate === undefined ? `repeat ${p.repeat}/${p.repeats}` : `offered ${p.offeredRate} req/s`) +
     ` · ${p.phase} · ~${formatDuration(p.secondsLeft)} left`
   );
 }

@@ -146,7 +146,11 @@ describe("against a server of known capacity (20 req/s)", () => {
     await new Promise((r) => server.close(r));
   });
 
-  const context = (options: Partial<ScenarioRunContext["options"]>, logs: string[]): ScenarioRunContext => ({
+  const context = (
+    options: Partial<ScenarioRunContext["options"]>,
+    logs: string[],
+    progress = new Progress(),
+  ): ScenarioRunContext => ({
     pools,
     seed: 3,
     options: {
@@ -163,13 +167,19 @@ describe("against a server of known capacity (20 req/s)", () => {
       ...options,
     },
     loadGenerator,
-    io: { progress: new Progress(), log: (m) => logs.push(m) },
+    io: { progress, log: (m) => logs.push(m) },
     counter: { cell: 0, total: 10 },
   });
 
   it("a ramp keeps up below the capacity and marks the step above it", async () => {
     const logs: string[] = [];
-    const outcome = await runScenario("hello", [{ name: "serial", url }], context({ rates: [10, 40] }, logs));
+    const lines: string[] = [];
+    const stream = { isTTY: false, write: (line: string) => lines.push(line) } as unknown as NodeJS.WriteStream;
+    const progress = new Progress(stream);
+    const outcome = await runScenario("hello", [{ name: "serial", url }], context({ rates: [10, 40] }, logs, progress));
+    // each step's progress line names its offered rate (a step is not a repeat)
+    expect(lines.join("")).toMatch(/hello @10 · serial · offered 40 req\/s · /);
+    expect(lines.join("")).not.toMatch(/repeat \d/);
     expect(outcome.cells).toEqual([]);
     expect(outcome.curve.map((c) => [c.rate, c.failure])).toEqual([
       [10, undefined],

@@ -10,6 +10,7 @@ import {
   parseOptions,
   UsageError,
 } from "../src/options.ts";
+import { planScenario } from "../src/runner/scenario.ts";
 import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
 import { targetsOfScenario } from "../src/targets.ts";
 
@@ -160,6 +161,17 @@ describe("options", () => {
     expect(connectionsFor(scenarios["auth-login"], [100])).toEqual([16]);
     expect(connectionsFor(scenarios["auth-login"], [25, 100, 300])).toEqual([16]);
     expect(connectionsFor(scenarios["user-by-id"], [25, 100, 300])).toEqual([25, 100, 300]);
+  });
+
+  it("measures the scrypt routes for 3 s at least, except in a smoke run, which compares nothing", () => {
+    const measured = (argv: string[], name: "auth-login" | "auth-register" | "user-by-id") =>
+      planScenario(name, parse(...argv)).durationS;
+    expect(measured(["--duration", "1"], "auth-login")).toBe(3);
+    expect(measured(["--duration", "1"], "auth-register")).toBe(3);
+    expect(measured(["--duration", "5"], "auth-login")).toBe(5);
+    expect(measured(["--duration", "1"], "user-by-id")).toBe(1);
+    expect(measured(["--smoke"], "auth-login")).toBe(0.5);
+    expect(measured(["--smoke"], "auth-register")).toBe(0.5);
   });
 
   it("the CLI prints the message and usage and exits 2 before starting anything", () => {

@@ -33,9 +33,17 @@ export function plannedCellsPerTarget(options: ModeOptions): number {
   return options.repeats;
 }
 
-/** The measured seconds of a scenario's cells (some scenarios need longer runs), and a cell's planned cost. */
+/**
+ * The measured seconds of a scenario's cells: --duration, or the scenario's floor where it needs longer runs to
+ * count enough answers to compare (the scrypt routes). A smoke run compares nothing, so it keeps its half second.
+ */
+export function measuredSeconds(name: ScenarioName, options: Pick<ModeOptions, "durationS" | "smoke">): number {
+  return options.smoke ? options.durationS : Math.max(options.durationS, scenarios[name].minDurationS ?? 0);
+}
+
+/** The measured seconds of a scenario's cells, and a cell's planned cost. */
 export function planScenario(name: ScenarioName, options: ModeOptions): ScenarioPlan {
-  const durationS = Math.max(options.durationS, scenarios[name].minDurationS ?? 0);
+  const durationS = measuredSeconds(name, options);
   return { name, warmupS: options.warmupS, durationS, cellSeconds: options.warmupS + durationS + CELL_OVERHEAD_S };
 }
 

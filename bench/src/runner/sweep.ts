@@ -38,7 +38,7 @@ export async function runSweep(
   for (const [step, rate] of rates.entries()) {
     for (const [index, target] of rotated(runnable, step + 1).entries()) {
       const state = startState(plan, target.name, connections, 1, ctx);
-      state.phase = `${rate} req/s`;
+      state.offeredRate = rate;
       ctx.io.progress.update(state);
       const spec = {
         scenario: plan.name,

@@ -80,8 +80,8 @@ export interface Scenario {
   /** Each request depends on an earlier response, so it cannot be pipelined. */
   sequential?: boolean;
   /**
-   * Fewest measured seconds, whatever --duration, --smoke or the budget say: at ≈ 15 scrypt logins per second a
-   * shorter run counts too few answers to compare.
+   * Fewest measured seconds, whatever --duration or the budget say: at ≈ 15 scrypt logins per second a shorter
+   * run counts too few answers to compare. A --smoke run, which compares nothing, keeps its half second.
    */
   minDurationS?: number;
   /**
