@@ -28,7 +28,7 @@ function estimate(bench: BenchOptions) {
   const plan = bench.scenarios.map((s) => ({
     targets: targetsOfScenario(bench, s).length,
     connections: connectionsFor(scenarios[s], bench.connections).length,
-    minDurationS: measuredSeconds(s, bench),
+    durationS: measuredSeconds(s, bench),
   }));
   const everyTarget = new Set(bench.scenarios.flatMap((s) => targetsOfScenario(bench, s))).size;
   // A ramp runs one cell per rate instead of the repeats; --slo adds its probes (about a dozen) to them.

@@ -91,7 +91,8 @@ export const PER_CELL_SECONDS = 0.8;
 /** How long a run takes: the seconds at its least repeats, and at its most (max repeats, or the budget). */
 export function estimateSeconds(
   options: Pick<BenchOptions, "warmupS" | "durationS" | "repeats" | "maxRepeats" | "budgetMinutes">,
-  plan: Array<{ targets: number; connections: number; minDurationS?: number }>,
+  /** Per scenario; `durationS` is its measured seconds where they differ from --duration (planScenario's). */
+  plan: Array<{ targets: number; connections: number; durationS?: number }>,
   targets: number,
 ): { min: number; max: number } {
   const perRepeat = plan.reduce(
@@ -99,7 +100,7 @@ export function estimateSeconds(
       n +
       s.targets *
         s.connections *
-        (options.warmupS + Math.max(options.durationS, s.minDurationS ?? 0) + PER_CELL_SECONDS),
+        (options.warmupS + (s.durationS ?? options.durationS) + PER_CELL_SECONDS),
     0,
   );
   const fixed = FIXED_SECONDS + PER_TARGET_SECONDS * targets;
