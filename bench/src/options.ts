@@ -96,11 +96,7 @@ export function estimateSeconds(
   targets: number,
 ): { min: number; max: number } {
   const perRepeat = plan.reduce(
-    (n, s) =>
-      n +
-      s.targets *
-        s.connections *
-        (options.warmupS + (s.durationS ?? options.durationS) + PER_CELL_SECONDS),
+    (n, s) => n + s.targets * s.connections * (options.warmupS + (s.durationS ?? options.durationS) + PER_CELL_SECONDS),
     0,
   );
   const fixed = FIXED_SECONDS + PER_TARGET_SECONDS * targets;
