@@ -1,24 +1,12 @@
-// Reads the environment, builds the app and its node:http server, and serves until SIGTERM/SIGINT: then the server
-// stops accepting connections, lets in-flight requests finish, closes the database pool and exits 0 (core's
-// `serveUntilSignalled`).
+// The process: core's `serveNodeApp` reads the environment and hands this file the data access, metrics and logger;
+// the app becomes a node:http server here; SIGTERM/SIGINT then stop it gracefully (stop accepting, let in-flight
+// requests finish, close the database pool, exit 0).
 import { createServer } from "node:http";
-import {
-  createDataAccess,
-  createHttpMetrics,
-  httpServerOptions,
-  loadConfigOrExit,
-  serveUntilSignalled,
-} from "@api-ref/core";
-import { pino } from "pino";
+import { httpServerOptions } from "@api-ref/core";
+import { serveNodeApp } from "@api-ref/core/serve";
 import { buildApp } from "./app.ts";
-
-const config = loadConfigOrExit();
-const logger = pino({ level: config.logLevel });
-const dataAccess = createDataAccess(config);
-const app = buildApp({ dataAccess, metrics: createHttpMetrics("koa"), logger });
 
 // app.listen() is http.createServer(app.callback()).listen() with Node's defaults: the same plain node:http
 // server here, with the contract's limits stated (head size, time for the head and for the whole request,
 // keep-alive; see @api-ref/core's limits.ts).
-const server = createServer(httpServerOptions, app.callback());
-serveUntilSignalled(server, { name: "koa", config, dataAccess, logger });
+serveNodeApp("koa", (dependencies) => createServer(httpServerOptions, buildApp(dependencies).callback()));

@@ -20,7 +20,6 @@ export { ordersSqlQueries, takeStockInOneStatement } from "./orders.sql.ts";
 export * from "./orders.ts";
 export { productsSqlQueries } from "./products.sql.ts";
 export * from "./products.ts";
-export * from "./serve.ts";
 export { usersSqlQueries } from "./users.sql.ts";
 export * from "./users.ts";
 

@@ -1,8 +1,36 @@
-// The end of a plain node:http server's life, the same for every app that owns one (Express, Koa, Hono): listen,
-// exit 1 when the port cannot be had, and on SIGTERM/SIGINT stop gracefully — stop accepting, let in-flight
-// requests finish (at most `SHUTDOWN_GRACE_MS`, then their connections are closed), close the data access, exit 0.
+// The life of a plain node:http server, the same for every app that owns one (Express, Koa, Hono), apart from how
+// the app becomes a server. `serveNodeApp` starts it: the config from the environment (exit 2 with what is wrong),
+// a pino logger, the data access and the metrics, which the app's own `createServer` turns into a server.
+// `serveUntilSignalled` ends it: listen, exit 1 when the port cannot be had, and on SIGTERM/SIGINT stop gracefully —
+// stop accepting, let in-flight requests finish (at most `SHUTDOWN_GRACE_MS`, then their connections are closed),
+// close the data access, exit 0. Imported as `@api-ref/core/serve`.
 import type { Server } from "node:http";
-import type { AppConfig } from "./config.ts";
+import { type Logger, pino } from "pino";
+import { type AppConfig, loadConfigOrExit } from "./config.ts";
+import { createDataAccess, type DataAccess } from "./index.ts";
+import { createHttpMetrics, type HttpMetrics } from "./metrics.ts";
+
+/** What an app is built from. */
+export interface NodeAppDependencies {
+  dataAccess: DataAccess;
+  metrics: HttpMetrics;
+  logger: Logger;
+}
+
+/**
+ * Reads the environment, builds the app's server with `createServer` and serves it until SIGTERM/SIGINT.
+ * `name` is the framework's, for the metrics' `framework` label and the "listening" line.
+ */
+export function serveNodeApp(
+  name: string,
+  createServer: (dependencies: NodeAppDependencies, config: AppConfig) => Server,
+): void {
+  const config = loadConfigOrExit();
+  const logger = pino({ level: config.logLevel });
+  const dataAccess = createDataAccess(config);
+  const server = createServer({ dataAccess, metrics: createHttpMetrics(name), logger }, config);
+  serveUntilSignalled(server, { name, config, dataAccess, logger });
+}
 
 /** The few pino methods used here (any pino `Logger` fits). */
 export interface ServeLogger {
