@@ -1,4 +1,4 @@
-import { LoginBody, RegisterBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
 import { methodNotAllowed } from "../middleware/errors.ts";
@@ -10,14 +10,14 @@ export function authRoutes({ auth }: DataAccess) {
 
   router
     .route("/auth/register")
-    .post(jsonBody, validate({ body: RegisterBody }), async (req, res) => {
+    .post(jsonBody, validate({ body: contract.RegisterBody }), async (req, res) => {
       res.status(201).json(await auth.register(req.body));
     })
     .all(methodNotAllowed("/auth/register"));
 
   router
     .route("/auth/login")
-    .post(jsonBody, validate({ body: LoginBody }), async (req, res) => {
+    .post(jsonBody, validate({ body: contract.LoginBody }), async (req, res) => {
       res.json(await auth.login(req.body));
     })
     .all(methodNotAllowed("/auth/login"));

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Router } from "express";
 import { methodNotAllowed } from "../middleware/errors.ts";
@@ -33,7 +33,7 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
 
   router
     .route("/echo")
-    .post(jsonBody, validate({ body: EchoBody }), (req, res) => {
+    .post(jsonBody, validate({ body: contract.EchoBody }), (req, res) => {
       res.json({ ...req.body, txnId: randomUUID() });
     })
     .all(methodNotAllowed("/echo"));
@@ -48,14 +48,14 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
   router
     .route("/openapi.json")
     .get((_req, res) => {
-      res.json(openApiDocument);
+      res.json(contract.openApiDocument);
     })
     .all(methodNotAllowed("/openapi.json"));
 
   router
     .route("/docs")
     .get((_req, res) => {
-      res.type("html").send(docsHtml());
+      res.type("html").send(contract.docsHtml());
     })
     .all(methodNotAllowed("/docs"));
 

@@ -1,11 +1,4 @@
-import {
-  CreateOrderBody,
-  CreateOrderHeaders,
-  GetOrderQuery,
-  IdParams,
-  ListOrdersQuery,
-  UpdateOrderBody,
-} from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
 import { methodNotAllowed } from "../middleware/errors.ts";
@@ -17,24 +10,28 @@ export function orderRoutes({ orders }: DataAccess) {
 
   router
     .route("/orders")
-    .get(validate({ query: ListOrdersQuery }), async (_req, res) => {
+    .get(validate({ query: contract.ListOrdersQuery }), async (_req, res) => {
       res.json(await orders.list(res.locals.query));
     })
-    .post(jsonBody, validate({ headers: CreateOrderHeaders, body: CreateOrderBody }), async (req, res) => {
-      const { order } = await orders.create(req.body, res.locals.headers["idempotency-key"]);
-      res.status(201).location(`/orders/${order.id}`).json(order);
-    })
+    .post(
+      jsonBody,
+      validate({ headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody }),
+      async (req, res) => {
+        const { order } = await orders.create(req.body, res.locals.headers["idempotency-key"]);
+        res.status(201).location(`/orders/${order.id}`).json(order);
+      },
+    )
     .all(methodNotAllowed("/orders"));
 
   router
     .route("/orders/:id")
-    .get(validate({ params: IdParams, query: GetOrderQuery }), async (_req, res) => {
+    .get(validate({ params: contract.IdParams, query: contract.GetOrderQuery }), async (_req, res) => {
       res.json(await orders.get(res.locals.params.id, res.locals.query.include));
     })
-    .patch(jsonBody, validate({ params: IdParams, body: UpdateOrderBody }), async (req, res) => {
+    .patch(jsonBody, validate({ params: contract.IdParams, body: contract.UpdateOrderBody }), async (req, res) => {
       res.json(await orders.updateStatus(res.locals.params.id, req.body.status));
     })
-    .delete(validate({ params: IdParams }), async (_req, res) => {
+    .delete(validate({ params: contract.IdParams }), async (_req, res) => {
       await orders.remove(res.locals.params.id);
       res.status(204).end();
     })

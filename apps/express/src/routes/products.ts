@@ -1,4 +1,4 @@
-import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
 import { methodNotAllowed } from "../middleware/errors.ts";
@@ -10,10 +10,10 @@ export function productRoutes({ products }: DataAccess) {
 
   router
     .route("/products")
-    .get(validate({ query: ListProductsQuery }), async (_req, res) => {
+    .get(validate({ query: contract.ListProductsQuery }), async (_req, res) => {
       res.json(await products.list(res.locals.query));
     })
-    .post(jsonBody, validate({ body: CreateProductBody }), async (req, res) => {
+    .post(jsonBody, validate({ body: contract.CreateProductBody }), async (req, res) => {
       const product = await products.create(req.body);
       res.status(201).location(`/products/${product.id}`).json(product);
     })
@@ -21,13 +21,13 @@ export function productRoutes({ products }: DataAccess) {
 
   router
     .route("/products/:id")
-    .get(validate({ params: IdParams }), async (_req, res) => {
+    .get(validate({ params: contract.IdParams }), async (_req, res) => {
       res.json(await products.get(res.locals.params.id));
     })
-    .patch(jsonBody, validate({ params: IdParams, body: UpdateProductBody }), async (req, res) => {
+    .patch(jsonBody, validate({ params: contract.IdParams, body: contract.UpdateProductBody }), async (req, res) => {
       res.json(await products.update(res.locals.params.id, req.body));
     })
-    .delete(validate({ params: IdParams }), async (_req, res) => {
+    .delete(validate({ params: contract.IdParams }), async (_req, res) => {
       await products.remove(res.locals.params.id);
       res.status(204).end();
     })

@@ -1,4 +1,4 @@
-import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
 import { methodNotAllowed } from "../middleware/errors.ts";
@@ -10,10 +10,10 @@ export function userRoutes({ users }: DataAccess) {
 
   router
     .route("/users")
-    .get(validate({ query: ListUsersQuery }), async (_req, res) => {
+    .get(validate({ query: contract.ListUsersQuery }), async (_req, res) => {
       res.json(await users.list(res.locals.query));
     })
-    .post(jsonBody, validate({ body: CreateUserBody }), async (req, res) => {
+    .post(jsonBody, validate({ body: contract.CreateUserBody }), async (req, res) => {
       const user = await users.create(req.body);
       res.status(201).location(`/users/${user.id}`).json(user);
     })
@@ -21,13 +21,13 @@ export function userRoutes({ users }: DataAccess) {
 
   router
     .route("/users/:id")
-    .get(validate({ params: IdParams }), async (_req, res) => {
+    .get(validate({ params: contract.IdParams }), async (_req, res) => {
       res.json(await users.get(res.locals.params.id));
     })
-    .patch(jsonBody, validate({ params: IdParams, body: UpdateUserBody }), async (req, res) => {
+    .patch(jsonBody, validate({ params: contract.IdParams, body: contract.UpdateUserBody }), async (req, res) => {
       res.json(await users.update(res.locals.params.id, req.body));
     })
-    .delete(validate({ params: IdParams }), async (_req, res) => {
+    .delete(validate({ params: contract.IdParams }), async (_req, res) => {
       await users.remove(res.locals.params.id);
       res.status(204).end();
     })

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { docsHtml, EchoBody, EchoResponse, Health, openApiDocument, Ready } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
@@ -9,28 +9,32 @@ export const metaRoutes: FastifyPluginAsyncZod<{ framework?: string }> = async (
 
   fastify.get("/", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("Hello World!"));
 
-  fastify.get("/health", { schema: { response: { 200: Health } } }, async () => ({
+  fastify.get("/health", { schema: { response: { 200: contract.Health } } }, async () => ({
     status: "ok" as const,
     timestamp: Date.now(),
     framework,
   }));
 
-  fastify.get("/ready", { schema: { response: { 200: Ready } } }, async () => {
+  fastify.get("/ready", { schema: { response: { 200: contract.Ready } } }, async () => {
     await dataAccess.ping();
     return { status: "ok" as const };
   });
 
-  fastify.post("/echo", { schema: { body: EchoBody, response: { 200: EchoResponse } } }, async (request) => ({
-    ...request.body,
-    txnId: randomUUID(),
-  }));
+  fastify.post(
+    "/echo",
+    { schema: { body: contract.EchoBody, response: { 200: contract.EchoResponse } } },
+    async (request) => ({
+      ...request.body,
+      txnId: randomUUID(),
+    }),
+  );
 
   fastify.get("/metrics", async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
 
   // The contract's own document: both modes serve the same one, whatever their schemas compile to.
-  fastify.get("/openapi.json", async () => openApiDocument);
+  fastify.get("/openapi.json", async () => contract.openApiDocument);
 
-  fastify.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(docsHtml()));
+  fastify.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(contract.docsHtml()));
 
   for (const path of ["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"]) {
     refuseOtherMethods(fastify, path);

@@ -1,14 +1,4 @@
-import {
-  CreateOrderBody,
-  CreateOrderHeaders,
-  GetOrderQuery,
-  IdParams,
-  ListOrdersQuery,
-  Order,
-  OrderList,
-  parseRequestPart,
-  UpdateOrderBody,
-} from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import type { preValidationHookHandler } from "fastify";
 import { refuseOtherMethods } from "../errors.ts";
@@ -25,20 +15,26 @@ declare module "fastify" {
  * preValidation hook runs before schema validation, so the `idempotency-key` header is checked there.
  */
 const idempotencyKeyHeader: preValidationHookHandler = async (request) => {
-  request.idempotencyKey = parseRequestPart(CreateOrderHeaders, request.headers, "headers")["idempotency-key"];
+  const headers = contract.parseRequestPart(contract.CreateOrderHeaders, request.headers, "headers");
+  request.idempotencyKey = headers["idempotency-key"];
 };
 
 export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.dataAccess;
   fastify.decorateRequest("idempotencyKey", undefined);
 
-  fastify.get("/orders", { schema: { querystring: ListOrdersQuery, response: { 200: OrderList } } }, (request) =>
-    orders.list(request.query),
+  fastify.get(
+    "/orders",
+    { schema: { querystring: contract.ListOrdersQuery, response: { 200: contract.OrderList } } },
+    (request) => orders.list(request.query),
   );
 
   fastify.post(
     "/orders",
-    { preValidation: idempotencyKeyHeader, schema: { body: CreateOrderBody, response: { 201: Order } } },
+    {
+      preValidation: idempotencyKeyHeader,
+      schema: { body: contract.CreateOrderBody, response: { 201: contract.Order } },
+    },
     async (request, reply) => {
       const { order } = await orders.create(request.body, request.idempotencyKey);
       return reply.code(201).header("location", `/orders/${order.id}`).send(order);
@@ -47,17 +43,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
 
   fastify.get(
     "/orders/:id",
-    { schema: { params: IdParams, querystring: GetOrderQuery, response: { 200: Order } } },
+    { schema: { params: contract.IdParams, querystring: contract.GetOrderQuery, response: { 200: contract.Order } } },
     (request) => orders.get(request.params.id, request.query.include),
   );
 
   fastify.patch(
     "/orders/:id",
-    { schema: { params: IdParams, body: UpdateOrderBody, response: { 200: Order } } },
+    { schema: { params: contract.IdParams, body: contract.UpdateOrderBody, response: { 200: contract.Order } } },
     (request) => orders.updateStatus(request.params.id, request.body.status),
   );
 
-  fastify.delete("/orders/:id", { schema: { params: IdParams } }, async (request, reply) => {
+  fastify.delete("/orders/:id", { schema: { params: contract.IdParams } }, async (request, reply) => {
     await orders.remove(request.params.id);
     return reply.code(204).send();
   });

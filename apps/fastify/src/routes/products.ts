@@ -1,41 +1,38 @@
-import {
-  CreateProductBody,
-  IdParams,
-  ListProductsQuery,
-  Product,
-  ProductList,
-  UpdateProductBody,
-} from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
 export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { products } = fastify.dataAccess;
 
-  fastify.get("/products", { schema: { querystring: ListProductsQuery, response: { 200: ProductList } } }, (request) =>
-    products.list(request.query),
+  fastify.get(
+    "/products",
+    { schema: { querystring: contract.ListProductsQuery, response: { 200: contract.ProductList } } },
+    (request) => products.list(request.query),
   );
 
   fastify.post(
     "/products",
-    { schema: { body: CreateProductBody, response: { 201: Product } } },
+    { schema: { body: contract.CreateProductBody, response: { 201: contract.Product } } },
     async (request, reply) => {
       const product = await products.create(request.body);
       return reply.code(201).header("location", `/products/${product.id}`).send(product);
     },
   );
 
-  fastify.get("/products/:id", { schema: { params: IdParams, response: { 200: Product } } }, (request) =>
-    products.get(request.params.id),
+  fastify.get(
+    "/products/:id",
+    { schema: { params: contract.IdParams, response: { 200: contract.Product } } },
+    (request) => products.get(request.params.id),
   );
 
   fastify.patch(
     "/products/:id",
-    { schema: { params: IdParams, body: UpdateProductBody, response: { 200: Product } } },
+    { schema: { params: contract.IdParams, body: contract.UpdateProductBody, response: { 200: contract.Product } } },
     (request) => products.update(request.params.id, request.body),
   );
 
-  fastify.delete("/products/:id", { schema: { params: IdParams } }, async (request, reply) => {
+  fastify.delete("/products/:id", { schema: { params: contract.IdParams } }, async (request, reply) => {
     await products.remove(request.params.id);
     return reply.code(204).send();
   });

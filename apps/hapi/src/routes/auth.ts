@@ -1,4 +1,4 @@
-import { LoginBody, RegisterBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
@@ -8,21 +8,21 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "auth-routes",
   register(server, { dataAccess: { auth } }) {
-    server.route<{ Payload: RegisterBody }>({
+    server.route<{ Payload: contract.RegisterBody }>({
       method: "POST",
       path: "/auth/register",
       options: {
         ...jsonBody,
-        validate: validateWith({ payload: RegisterBody }),
+        validate: validateWith({ payload: contract.RegisterBody }),
         handler: async (request, h) => h.response(await auth.register(request.payload)).code(201),
       },
     });
-    server.route<{ Payload: LoginBody }>({
+    server.route<{ Payload: contract.LoginBody }>({
       method: "POST",
       path: "/auth/login",
       options: {
         ...jsonBody,
-        validate: validateWith({ payload: LoginBody }),
+        validate: validateWith({ payload: contract.LoginBody }),
         handler: (request) => auth.login(request.payload),
       },
     });

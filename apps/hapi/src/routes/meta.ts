@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
@@ -25,15 +25,15 @@ export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }
         path: "/metrics",
         handler: async (_request, h) => h.response(await metrics.render()).type(metrics.contentType),
       },
-      { method: "GET", path: "/openapi.json", handler: () => openApiDocument },
-      { method: "GET", path: "/docs", handler: (_request, h) => h.response(docsHtml()).type("text/html") },
+      { method: "GET", path: "/openapi.json", handler: () => contract.openApiDocument },
+      { method: "GET", path: "/docs", handler: (_request, h) => h.response(contract.docsHtml()).type("text/html") },
     ]);
-    server.route<{ Payload: EchoBody }>({
+    server.route<{ Payload: contract.EchoBody }>({
       method: "POST",
       path: "/echo",
       options: {
         ...jsonBody,
-        validate: validateWith({ payload: EchoBody }),
+        validate: validateWith({ payload: contract.EchoBody }),
         handler: (request) => ({ ...request.payload, txnId: randomUUID() }),
       },
     });

@@ -1,4 +1,4 @@
-import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
@@ -8,48 +8,48 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "product-routes",
   register(server, { dataAccess: { products } }) {
-    server.route<{ Query: ListProductsQuery }>({
+    server.route<{ Query: contract.ListProductsQuery }>({
       method: "GET",
       path: "/products",
       options: {
-        validate: validateWith({ query: ListProductsQuery }),
+        validate: validateWith({ query: contract.ListProductsQuery }),
         handler: (request) => products.list(request.query),
       },
     });
-    server.route<{ Payload: CreateProductBody }>({
+    server.route<{ Payload: contract.CreateProductBody }>({
       method: "POST",
       path: "/products",
       options: {
         ...jsonBody,
-        validate: validateWith({ payload: CreateProductBody }),
+        validate: validateWith({ payload: contract.CreateProductBody }),
         async handler(request, h) {
           const product = await products.create(request.payload);
           return h.response(product).code(201).location(`/products/${product.id}`);
         },
       },
     });
-    server.route<{ Params: IdParams }>({
+    server.route<{ Params: contract.IdParams }>({
       method: "GET",
       path: "/products/{id}",
       options: {
-        validate: validateWith({ params: IdParams }),
+        validate: validateWith({ params: contract.IdParams }),
         handler: (request) => products.get(request.params.id),
       },
     });
-    server.route<{ Params: IdParams; Payload: UpdateProductBody }>({
+    server.route<{ Params: contract.IdParams; Payload: contract.UpdateProductBody }>({
       method: "PATCH",
       path: "/products/{id}",
       options: {
         ...jsonBody,
-        validate: validateWith({ params: IdParams, payload: UpdateProductBody }),
+        validate: validateWith({ params: contract.IdParams, payload: contract.UpdateProductBody }),
         handler: (request) => products.update(request.params.id, request.payload),
       },
     });
-    server.route<{ Params: IdParams }>({
+    server.route<{ Params: contract.IdParams }>({
       method: "DELETE",
       path: "/products/{id}",
       options: {
-        validate: validateWith({ params: IdParams }),
+        validate: validateWith({ params: contract.IdParams }),
         async handler(request, h) {
           await products.remove(request.params.id);
           return h.response().code(204);

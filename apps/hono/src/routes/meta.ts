@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
@@ -17,7 +17,7 @@ export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
       await dataAccess.ping();
       return c.json({ status: "ok" as const });
     })
-    .post("/echo", jsonBody, body(EchoBody), (c) => c.json({ ...c.req.valid("json"), txnId: randomUUID() }))
+    .post("/echo", jsonBody, body(contract.EchoBody), (c) => c.json({ ...c.req.valid("json"), txnId: randomUUID() }))
     .get("/metrics", async (c) => c.body(await metrics.render(), 200, { "content-type": metrics.contentType }))
-    .get("/openapi.json", (c) => c.json(openApiDocument))
-    .get("/docs", (c) => c.html(docsHtml()));
+    .get("/openapi.json", (c) => c.json(contract.openApiDocument))
+    .get("/docs", (c) => c.html(contract.docsHtml()));

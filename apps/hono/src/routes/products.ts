@@ -1,4 +1,4 @@
-import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
@@ -8,16 +8,16 @@ import { body, params, query } from "../middleware/validate.ts";
 /** `/products` and `/products/:id`, mounted with `app.route("/products", productRoutes(dataAccess))`. */
 export const productRoutes = ({ products }: DataAccess) =>
   new Hono<AppEnv>()
-    .get("/", query(ListProductsQuery), async (c) => c.json(await products.list(c.req.valid("query"))))
-    .post("/", jsonBody, body(CreateProductBody), async (c) => {
+    .get("/", query(contract.ListProductsQuery), async (c) => c.json(await products.list(c.req.valid("query"))))
+    .post("/", jsonBody, body(contract.CreateProductBody), async (c) => {
       const product = await products.create(c.req.valid("json"));
       return c.json(product, 201, { location: `/products/${product.id}` });
     })
-    .get("/:id", params(IdParams), async (c) => c.json(await products.get(c.req.valid("param").id)))
-    .patch("/:id", jsonBody, params(IdParams), body(UpdateProductBody), async (c) =>
+    .get("/:id", params(contract.IdParams), async (c) => c.json(await products.get(c.req.valid("param").id)))
+    .patch("/:id", jsonBody, params(contract.IdParams), body(contract.UpdateProductBody), async (c) =>
       c.json(await products.update(c.req.valid("param").id, c.req.valid("json"))),
     )
-    .delete("/:id", params(IdParams), async (c) => {
+    .delete("/:id", params(contract.IdParams), async (c) => {
       await products.remove(c.req.valid("param").id);
       return c.body(null, 204);
     });

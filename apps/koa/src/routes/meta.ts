@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
@@ -29,7 +29,7 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
     .all("/ready", methodNotAllowed("/ready"));
 
   router
-    .post("/echo", jsonBody, validate({ body: EchoBody }), (ctx) => {
+    .post("/echo", jsonBody, validate({ body: contract.EchoBody }), (ctx) => {
       ctx.body = { ...ctx.state.body, txnId: randomUUID() };
     })
     .all("/echo", methodNotAllowed("/echo"));
@@ -43,14 +43,14 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
 
   router
     .get("/openapi.json", (ctx) => {
-      ctx.body = openApiDocument;
+      ctx.body = contract.openApiDocument;
     })
     .all("/openapi.json", methodNotAllowed("/openapi.json"));
 
   router
     .get("/docs", (ctx) => {
       ctx.type = "html";
-      ctx.body = docsHtml();
+      ctx.body = contract.docsHtml();
     })
     .all("/docs", methodNotAllowed("/docs"));
 

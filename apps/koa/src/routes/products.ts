@@ -1,4 +1,4 @@
-import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
@@ -9,10 +9,10 @@ export function productRoutes({ products }: DataAccess) {
   const router = strictRouter();
 
   router
-    .get("/products", validate({ query: ListProductsQuery }), async (ctx) => {
+    .get("/products", validate({ query: contract.ListProductsQuery }), async (ctx) => {
       ctx.body = await products.list(ctx.state.query);
     })
-    .post("/products", jsonBody, validate({ body: CreateProductBody }), async (ctx) => {
+    .post("/products", jsonBody, validate({ body: contract.CreateProductBody }), async (ctx) => {
       const product = await products.create(ctx.state.body);
       ctx.status = 201;
       ctx.set("location", `/products/${product.id}`);
@@ -21,13 +21,18 @@ export function productRoutes({ products }: DataAccess) {
     .all("/products", methodNotAllowed("/products"));
 
   router
-    .get("/products/:id", validate({ params: IdParams }), async (ctx) => {
+    .get("/products/:id", validate({ params: contract.IdParams }), async (ctx) => {
       ctx.body = await products.get(ctx.state.params.id);
     })
-    .patch("/products/:id", jsonBody, validate({ params: IdParams, body: UpdateProductBody }), async (ctx) => {
-      ctx.body = await products.update(ctx.state.params.id, ctx.state.body);
-    })
-    .delete("/products/:id", validate({ params: IdParams }), async (ctx) => {
+    .patch(
+      "/products/:id",
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateProductBody }),
+      async (ctx) => {
+        ctx.body = await products.update(ctx.state.params.id, ctx.state.body);
+      },
+    )
+    .delete("/products/:id", validate({ params: contract.IdParams }), async (ctx) => {
       await products.remove(ctx.state.params.id);
       ctx.status = 204;
     })

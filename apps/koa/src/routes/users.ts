@@ -1,4 +1,4 @@
-import { CreateUserBody, IdParams, ListUsersQuery, UpdateUserBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
@@ -9,10 +9,10 @@ export function userRoutes({ users }: DataAccess) {
   const router = strictRouter();
 
   router
-    .get("/users", validate({ query: ListUsersQuery }), async (ctx) => {
+    .get("/users", validate({ query: contract.ListUsersQuery }), async (ctx) => {
       ctx.body = await users.list(ctx.state.query);
     })
-    .post("/users", jsonBody, validate({ body: CreateUserBody }), async (ctx) => {
+    .post("/users", jsonBody, validate({ body: contract.CreateUserBody }), async (ctx) => {
       const user = await users.create(ctx.state.body);
       ctx.status = 201;
       ctx.set("location", `/users/${user.id}`);
@@ -21,13 +21,18 @@ export function userRoutes({ users }: DataAccess) {
     .all("/users", methodNotAllowed("/users"));
 
   router
-    .get("/users/:id", validate({ params: IdParams }), async (ctx) => {
+    .get("/users/:id", validate({ params: contract.IdParams }), async (ctx) => {
       ctx.body = await users.get(ctx.state.params.id);
     })
-    .patch("/users/:id", jsonBody, validate({ params: IdParams, body: UpdateUserBody }), async (ctx) => {
-      ctx.body = await users.update(ctx.state.params.id, ctx.state.body);
-    })
-    .delete("/users/:id", validate({ params: IdParams }), async (ctx) => {
+    .patch(
+      "/users/:id",
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateUserBody }),
+      async (ctx) => {
+        ctx.body = await users.update(ctx.state.params.id, ctx.state.body);
+      },
+    )
+    .delete("/users/:id", validate({ params: contract.IdParams }), async (ctx) => {
       await users.remove(ctx.state.params.id);
       ctx.status = 204;
     })

@@ -1,4 +1,4 @@
-import { LoginBody, RegisterBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import { Body, Controller, Get, Headers, HttpCode, Inject, Post } from "@nestjs/common";
 import { JsonBody } from "../common/json-body.interceptor.ts";
 import { AuthRepository } from "../data-access/data-access.module.ts";
@@ -9,14 +9,14 @@ export class AuthController {
 
   @Post("register")
   @JsonBody()
-  register(@Body({ schema: RegisterBody }) body: RegisterBody) {
+  register(@Body({ schema: contract.RegisterBody }) body: contract.RegisterBody) {
     return this.auth.register(body);
   }
 
   @Post("login")
   @HttpCode(200)
   @JsonBody()
-  login(@Body({ schema: LoginBody }) body: LoginBody) {
+  login(@Body({ schema: contract.LoginBody }) body: contract.LoginBody) {
     return this.auth.login(body);
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { docsHtml, EchoBody, openApiDocument } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
@@ -36,7 +36,7 @@ export class MetaController {
   @Post("echo")
   @HttpCode(200)
   @JsonBody()
-  echo(@Body({ schema: EchoBody }) body: Record<string, unknown>) {
+  echo(@Body({ schema: contract.EchoBody }) body: Record<string, unknown>) {
     return { ...body, txnId: randomUUID() };
   }
 
@@ -49,12 +49,12 @@ export class MetaController {
   /** The contract's own OpenAPI 3.1 document: the Zod schemas are the single source, no decorators repeat them. */
   @Get("openapi.json")
   openApi() {
-    return openApiDocument;
+    return contract.openApiDocument;
   }
 
   @Get("docs")
   @Header("content-type", "text/html; charset=utf-8")
   docs() {
-    return docsHtml();
+    return contract.docsHtml();
   }
 }

@@ -1,4 +1,4 @@
-import { CreateProductBody, IdParams, ListProductsQuery, UpdateProductBody } from "@api-ref/contract";
+import * as contract from "@api-ref/contract";
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
@@ -9,14 +9,14 @@ export class ProductsController {
   constructor(@Inject(ProductsRepository) private readonly products: ProductsRepository) {}
 
   @Get()
-  list(@Query({ schema: ListProductsQuery }) query: ListProductsQuery) {
+  list(@Query({ schema: contract.ListProductsQuery }) query: contract.ListProductsQuery) {
     return this.products.list(query);
   }
 
   @Post()
   @JsonBody()
   async create(
-    @Body({ schema: CreateProductBody }) body: CreateProductBody,
+    @Body({ schema: contract.CreateProductBody }) body: contract.CreateProductBody,
     @Res({ passthrough: true }) res: ResponseHeaders,
   ) {
     const product = await this.products.create(body);
@@ -25,22 +25,22 @@ export class ProductsController {
   }
 
   @Get(":id")
-  get(@Param({ schema: IdParams }) { id }: { id: string }) {
+  get(@Param({ schema: contract.IdParams }) { id }: { id: string }) {
     return this.products.get(id);
   }
 
   @Patch(":id")
   @JsonBody()
   update(
-    @Param({ schema: IdParams }) { id }: { id: string },
-    @Body({ schema: UpdateProductBody }) body: UpdateProductBody,
+    @Param({ schema: contract.IdParams }) { id }: { id: string },
+    @Body({ schema: contract.UpdateProductBody }) body: contract.UpdateProductBody,
   ) {
     return this.products.update(id, body);
   }
 
   @Delete(":id")
   @HttpCode(204)
-  async remove(@Param({ schema: IdParams }) { id }: { id: string }) {
+  async remove(@Param({ schema: contract.IdParams }) { id }: { id: string }) {
     await this.products.remove(id);
   }
 }
