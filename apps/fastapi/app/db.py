@@ -7,6 +7,7 @@ layer in between — the fastest PostgreSQL path Python has, which is what a ben
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import asyncpg
@@ -68,6 +69,18 @@ class Database:
     async def fetchval(self, query: str, *args: Any) -> Any:
         async with self.acquire() as conn:
             return await conn.fetchval(query, *args)
+
+    async def fetch_page(
+        self, select: str, count: str, args: list[Any], page: int, limit: int
+    ) -> tuple[list[asyncpg.Record], int]:
+        """One page of the rows `select` returns (its text ends where LIMIT and OFFSET go) and the total that
+        `count` counts (the same WHERE and `args`), the two queries side by side on two connections."""
+        n = len(args)
+        rows, total = await asyncio.gather(
+            self.fetch(f"{select} LIMIT ${n + 1} OFFSET ${n + 2}", *args, limit, (page - 1) * limit),
+            self.fetchval(count, *args),
+        )
+        return rows, total
 
     async def execute(self, query: str, *args: Any) -> str:
         async with self.acquire() as conn:

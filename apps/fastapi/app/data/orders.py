@@ -7,7 +7,6 @@ table, with the same request fingerprint, so a key used through any implementati
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
@@ -73,16 +72,12 @@ async def list_orders(db: Database, query: ListOrdersQuery) -> dict[str, Any]:
             conditions.append(f"o.{column} = ${len(args)}{cast}")
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
     columns, joins = _select(query.include)
-    n = len(args)
-    rows, total = await asyncio.gather(
-        db.fetch(
-            f"SELECT {columns} FROM orders o {joins} {where} ORDER BY o.created_at DESC, o.id "
-            f"LIMIT ${n + 1} OFFSET ${n + 2}",
-            *args,
-            query.limit,
-            (query.page - 1) * query.limit,
-        ),
-        db.fetchval(f"SELECT count(*) FROM orders o {where}", *args),
+    rows, total = await db.fetch_page(
+        f"SELECT {columns} FROM orders o {joins} {where} ORDER BY o.created_at DESC, o.id",
+        f"SELECT count(*) FROM orders o {where}",
+        args,
+        query.page,
+        query.limit,
     )
     return page([to_order(r, query.include) for r in rows], total, query.page, query.limit)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import asyncpg
@@ -45,16 +44,12 @@ async def list_products(db: Database, query: ListProductsQuery) -> dict[str, Any
     if query.inStock is not None:
         conditions.append("stock > 0" if query.inStock else "stock = 0")
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    n = len(args)
-    rows, total = await asyncio.gather(
-        db.fetch(
-            f"SELECT {PRODUCT_COLUMNS} FROM products {where} ORDER BY {SORTS[query.sort]} "
-            f"LIMIT ${n + 1} OFFSET ${n + 2}",
-            *args,
-            query.limit,
-            (query.page - 1) * query.limit,
-        ),
-        db.fetchval(f"SELECT count(*) FROM products {where}", *args),
+    rows, total = await db.fetch_page(
+        f"SELECT {PRODUCT_COLUMNS} FROM products {where} ORDER BY {SORTS[query.sort]}",
+        f"SELECT count(*) FROM products {where}",
+        args,
+        query.page,
+        query.limit,
     )
     return page([to_product(r) for r in rows], total, query.page, query.limit)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import asyncpg
@@ -31,15 +30,12 @@ def contains(q: str) -> str:
 
 async def list_users(db: Database, page_number: int, limit: int, q: str | None) -> dict[str, Any]:
     where, args = ("WHERE name ILIKE $1 OR email ILIKE $1", [contains(q)]) if q else ("", [])
-    n = len(args)
-    rows, total = await asyncio.gather(
-        db.fetch(
-            f"SELECT {USER_COLUMNS} FROM users {where} ORDER BY created_at DESC, id LIMIT ${n + 1} OFFSET ${n + 2}",
-            *args,
-            limit,
-            (page_number - 1) * limit,
-        ),
-        db.fetchval(f"SELECT count(*) FROM users {where}", *args),
+    rows, total = await db.fetch_page(
+        f"SELECT {USER_COLUMNS} FROM users {where} ORDER BY created_at DESC, id",
+        f"SELECT count(*) FROM users {where}",
+        args,
+        page_number,
+        limit,
     )
     return page([to_user(r) for r in rows], total, page_number, limit)
 
