@@ -22,6 +22,7 @@ import {
   UpdateProductBody,
   UpdateUserBody,
 } from "@api-ref/contract";
+import { parseJsonBody } from "@api-ref/core";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import fc from "fast-check";
 import Fastify, { type InjectOptions } from "fastify";
@@ -34,28 +35,24 @@ import { isExactInJsonSchema } from "../src/modes/json-schema.ts";
 import jsonBody from "../src/plugins/app/json-body.ts";
 
 describe("which request parts the JSON-Schema mode gives to Ajv", () => {
+  // A part goes to Ajv when its JSON Schema says everything its Zod schema checks; the rest stay with Zod.
   it.each([
-    ["IdParams", IdParams],
-    ["CreateProductBody", CreateProductBody],
-    ["CreateOrderBody", CreateOrderBody],
-    ["UpdateOrderBody", UpdateOrderBody],
-    ["LoginBody", LoginBody],
-    ["EchoBody", EchoBody],
-  ])("%s says everything in JSON Schema: Ajv", (_, schema) => {
-    expect(isExactInJsonSchema(schema)).toBe(true);
-  });
-
-  it.each([
-    ["CreateUserBody (trims the name, lower-cases the e-mail)", CreateUserBody],
-    ["UpdateUserBody (the same, and at least one field)", UpdateUserBody],
-    ["RegisterBody (trims, lower-cases)", RegisterBody],
-    ["UpdateProductBody (at least one field)", UpdateProductBody],
-    ["ListUsersQuery (strings to integers, defaults)", ListUsersQuery],
-    ["ListProductsQuery (and minPriceCents ≤ maxPriceCents)", ListProductsQuery],
-    ["ListOrdersQuery (include split into a list)", ListOrdersQuery],
-    ["GetOrderQuery (include without repeats)", GetOrderQuery],
-  ])("%s does not: the Zod schema", (_, schema) => {
-    expect(isExactInJsonSchema(schema)).toBe(false);
+    ["IdParams", "Ajv", IdParams],
+    ["CreateProductBody", "Ajv", CreateProductBody],
+    ["CreateOrderBody", "Ajv", CreateOrderBody],
+    ["UpdateOrderBody", "Ajv", UpdateOrderBody],
+    ["LoginBody", "Ajv", LoginBody],
+    ["EchoBody", "Ajv", EchoBody],
+    ["CreateUserBody (trims the name, lower-cases the e-mail)", "Zod", CreateUserBody],
+    ["UpdateUserBody (the same, and at least one field)", "Zod", UpdateUserBody],
+    ["RegisterBody (trims, lower-cases)", "Zod", RegisterBody],
+    ["UpdateProductBody (at least one field)", "Zod", UpdateProductBody],
+    ["ListUsersQuery (strings to integers, defaults)", "Zod", ListUsersQuery],
+    ["ListProductsQuery (and minPriceCents ≤ maxPriceCents)", "Zod", ListProductsQuery],
+    ["ListOrdersQuery (include split into a list)", "Zod", ListOrdersQuery],
+    ["GetOrderQuery (include without repeats)", "Zod", GetOrderQuery],
+  ] as const)("%s: %s", (_, validator, schema) => {
+    expect(isExactInJsonSchema(schema)).toBe(validator === "Ajv");
   });
 });
 
@@ -123,10 +120,14 @@ function requestValues(schema: z.ZodType) {
   );
 }
 
-/** What Express answers for the same value: the contract's parse, as a status and an errors path set. */
+/**
+ * What Express answers for the same value: the contract's parse, as a status and an errors path set. A body is
+ * first read as every app reads it, by core's `parseJsonBody`, which refuses `__proto__` keys (400, path `body`)
+ * before any schema sees them; `fc.jsonValue()` does generate such keys.
+ */
 function contractAnswer(schema: z.ZodType, input: unknown, part: RequestPart) {
   try {
-    parseRequestPart(schema, input, part);
+    parseRequestPart(schema, part === "body" ? parseJsonBody(Buffer.from(JSON.stringify(input))) : input, part);
     return { status: 200, paths: [] as string[] };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
