@@ -2,6 +2,43 @@ import { describe, expect, it } from "vitest";
 import { type CellResult, type ScenarioInfo, summarise, type TargetInfo } from "../src/results.ts";
 import { median, pairedInterval, percentile, ratio, spread, summariseLatencies, tQuantile975 } from "../src/stats.ts";
 
+/**
+ * One measured cell of "hello" at 100 connections, healthy unless told: `p99` sets the latency percentiles
+ * around it, `failure` marks the repeat failed (with 3 non-2xx answers), and the server's CPU per request is
+ * 1 s / rps unless given.
+ */
+function helloCell(
+  target: string,
+  repeat: number,
+  rps: number,
+  {
+    p99 = 3,
+    failure,
+    cpuMicrosPerRequest = 1e6 / rps,
+  }: { p99?: number; failure?: string; cpuMicrosPerRequest?: number } = {},
+): CellResult {
+  return {
+    scenario: "hello",
+    connections: 100,
+    repeat,
+    target,
+    position: 1,
+    outcome: {
+      durationS: 5,
+      completed: rps * 5,
+      requestsPerSecond: rps,
+      statusCounts: { 200: rps * 5 },
+      non2xx: failure ? 3 : 0,
+      errors: 0,
+      timeouts: 0,
+      latency: { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3, count: rps * 5 },
+    },
+    server: { cpuCores: 1, cpuSeconds: 5, peakRssBytes: 100 * 1048576, cpuMicrosPerRequest },
+    loadGenerator: { cpuCores: 0.5, saturated: false },
+    ...(failure ? { failure } : {}),
+  };
+}
+
 describe("statistics on known inputs", () => {
   it("median of odd and even counts, ignoring values that are not finite", () => {
     expect(median([3, 1, 2])).toBe(2);
@@ -70,26 +107,9 @@ describe("summary rows", () => {
       versions: {},
     },
   ];
-  const cell = (target: string, repeat: number, rps: number, p99: number, failure?: string): CellResult => ({
-    scenario: "hello",
-    connections: 100,
-    repeat,
-    target,
-    position: 1,
-    outcome: {
-      durationS: 5,
-      completed: rps * 5,
-      requestsPerSecond: rps,
-      statusCounts: { 200: rps * 5 },
-      non2xx: failure ? 3 : 0,
-      errors: 0,
-      timeouts: 0,
-      latency: { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3, count: rps * 5 },
-    },
-    server: { cpuCores: 1, cpuSeconds: 5, peakRssBytes: 100 * 1048576, cpuMicrosPerRequest: 1e6 / rps },
-    loadGenerator: { cpuCores: 0.5, saturated: false },
-    ...(failure ? { failure } : {}),
-  });
+
+  const cell = (target: string, repeat: number, rps: number, p99: number, failure?: string) =>
+    helloCell(target, repeat, rps, { p99, failure });
 
   it("gives median, min–max and the paired ratio; a failed repeat fails the row", () => {
     const cells = [
@@ -167,26 +187,9 @@ describe("summary rows", () => {
 });
 
 describe("when a scenario has repeated enough", () => {
-  const cell = (target: string, repeat: number, rps: number, saturated = false): CellResult => ({
-    scenario: "hello",
-    connections: 100,
-    repeat,
-    target,
-    position: 1,
-    outcome: {
-      durationS: 5,
-      completed: rps * 5,
-      requestsPerSecond: rps,
-      statusCounts: { 200: rps * 5 },
-      non2xx: 0,
-      errors: 0,
-      timeouts: 0,
-      latency: { p50: 1, p90: 2, p99: 3, max: 4, mean: 1, count: rps * 5 },
-    },
-    // CPU per request steady at 50 µs for the baseline and 100 µs for both implementations
-    server: { cpuCores: 1, cpuSeconds: 1, peakRssBytes: 1, cpuMicrosPerRequest: target === "base" ? 50 : 100 },
-    loadGenerator: { cpuCores: saturated ? 0.95 : 0.5, saturated },
-  });
+  // CPU per request steady at 50 µs for the baseline and 100 µs for both implementations
+  const cell = (target: string, repeat: number, rps: number) =>
+    helloCell(target, repeat, rps, { cpuMicrosPerRequest: target === "base" ? 50 : 100 });
 
   it("takes the widest headline interval, in CPU per request where the load generator saturated", async () => {
     const { widestInterval } = await import("../src/run.ts");

@@ -18,16 +18,22 @@ const adapterError = (code: string, message: string) =>
   });
 
 describe("isDatabaseUnavailable", () => {
+  // PostgreSQL's error inside a Prisma adapter error: the codes of a database that is down, restarting, overloaded
+  // or that gave up on the statement are unavailability (503, retry); the others are real errors (a 500, or the
+  // route's own answer such as a 409 for a duplicate).
   it.each([
-    ["57P01", "terminating connection due to administrator command"],
-    ["57P03", "the database system is starting up"],
-    ["08006", "connection failure"],
-    ["40001", "could not serialize access due to concurrent update"],
-    ["40P01", "deadlock detected"],
-    ["53300", "sorry, too many clients already"],
-    ["57014", "canceling statement due to statement timeout"],
-  ])("is true for %s (%s) inside a Prisma adapter error", (code, message) => {
-    expect(isDatabaseUnavailable(adapterError(code, message))).toBe(true);
+    ["57P01", "terminating connection due to administrator command", true],
+    ["57P03", "the database system is starting up", true],
+    ["08006", "connection failure", true],
+    ["40001", "could not serialize access due to concurrent update", true],
+    ["40P01", "deadlock detected", true],
+    ["53300", "sorry, too many clients already", true],
+    ["57014", "canceling statement due to statement timeout", true],
+    ["23505", "duplicate key value violates unique constraint", false],
+    ["23514", "new row violates check constraint", false],
+    ["42P01", "relation does not exist", false],
+  ])("%s (%s) inside a Prisma adapter error: %s", (code, message, unavailable) => {
+    expect(isDatabaseUnavailable(adapterError(code, message))).toBe(unavailable);
   });
 
   it("is true for a refused connection anywhere in the cause chain", () => {
@@ -54,14 +60,6 @@ describe("isDatabaseUnavailable", () => {
       expect(isDatabaseUnavailable(new Prisma.PrismaClientKnownRequestError("x", { code, clientVersion: "7" }))).toBe(
         true,
       );
-  });
-
-  it.each([
-    ["23505", "duplicate key value violates unique constraint"],
-    ["23514", "new row violates check constraint"],
-    ["42P01", "relation does not exist"],
-  ])("is false for %s (%s): a real error, a 500 or the route's own answer", (code, message) => {
-    expect(isDatabaseUnavailable(adapterError(code, message))).toBe(false);
   });
 
   it("is false for errors that are not the database's, and survives a cause cycle", () => {
