@@ -2,26 +2,14 @@
 // pays for (an x-request-id on every response, http_requests_total and the duration histogram for /metrics),
 // problem+json errors, reading a JSON body, and start-up and shutdown from the environment like every app.
 // Nothing here is a framework: plain node:http handlers, written the way one would by hand. The metrics are core's
-// own (`@api-ref/core/metrics` loads prom-client only); the problems stay here, so that the raw baselines load
-// neither Zod nor Prisma.
+// own (`@api-ref/core/metrics` loads prom-client only), and so is the problem catalogue
+// (`@api-ref/contract/problem-kinds`, no imports): the raw baselines load neither Zod nor Prisma.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
+import { PROBLEMS, type ProblemKind } from "@api-ref/contract/problem-kinds";
 import { createHttpMetrics, type HttpMetrics } from "@api-ref/core/metrics";
 
-const PROBLEMS = {
-  validation: { status: 400, type: "/problems/validation-error", title: "Validation failed" },
-  malformedJson: { status: 400, type: "/problems/malformed-json", title: "Malformed JSON" },
-  unauthorized: { status: 401, type: "/problems/unauthorized", title: "Unauthorized" },
-  notFound: { status: 404, type: "/problems/not-found", title: "Not found" },
-  methodNotAllowed: { status: 405, type: "/problems/method-not-allowed", title: "Method not allowed" },
-  conflict: { status: 409, type: "/problems/conflict", title: "Conflict" },
-  payloadTooLarge: { status: 413, type: "/problems/payload-too-large", title: "Payload too large" },
-  unsupportedMediaType: { status: 415, type: "/problems/unsupported-media-type", title: "Unsupported media type" },
-  unprocessable: { status: 422, type: "/problems/unprocessable", title: "Unprocessable request" },
-  internal: { status: 500, type: "/problems/internal", title: "Internal server error" },
-  unavailable: { status: 503, type: "/problems/unavailable", title: "Service unavailable" },
-} as const;
-export type ProblemKind = keyof typeof PROBLEMS;
+export type { ProblemKind };
 
 /** Thrown by a handler for a client error; the dispatcher renders it as problem+json. */
 export class Problem extends Error {

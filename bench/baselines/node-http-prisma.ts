@@ -19,19 +19,7 @@ import {
   sendJson,
   UUID,
 } from "./common.ts";
-import {
-  id,
-  includes,
-  int,
-  intParam,
-  onlyKeys,
-  paging,
-  productFields,
-  registerFields,
-  STATUSES,
-  str,
-  userFields,
-} from "./requests.ts";
+import * as read from "./requests.ts";
 
 const config = loadConfig();
 const dataAccess = createDataAccess(config);
@@ -49,28 +37,28 @@ function productQuery(url: URL) {
   }
   const sort = (url.searchParams.get("sort") ?? "-createdAt") as (typeof PRODUCT_SORTS)[number];
   if (!PRODUCT_SORTS.includes(sort)) throw invalid("query.sort", "must be a known sort");
-  const { page, limit } = paging(url);
+  const { page, limit } = read.paging(url);
   return {
     page,
     limit,
     q: url.searchParams.get("q") || undefined,
-    minPriceCents: intParam(url, "minPriceCents", 0, 100_000_000),
-    maxPriceCents: intParam(url, "maxPriceCents", 0, 100_000_000),
+    minPriceCents: read.intParam(url, "minPriceCents", 0, 100_000_000),
+    maxPriceCents: read.intParam(url, "maxPriceCents", 0, 100_000_000),
     inStock: inStock === null ? undefined : inStock === "true",
     sort,
   };
 }
 
 function orderQuery(url: URL) {
-  const { page, limit } = paging(url);
+  const { page, limit } = read.paging(url);
   const status = url.searchParams.get("status");
-  if (status !== null && !STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
+  if (status !== null && !read.STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
   const uuid = (param: string) => {
     const v = url.searchParams.get(param);
     if (v !== null && !UUID.test(v)) throw invalid(`query.${param}`, "must be a UUID");
     return v ?? undefined;
   };
-  const include = includes(url);
+  const include = read.includes(url);
   return {
     page,
     limit,
@@ -82,23 +70,23 @@ function orderQuery(url: URL) {
 }
 
 function orderBody(body: Row) {
-  onlyKeys(body, ["userId", "productId", "quantity"]);
-  const userId = str(body, "userId", 36, true) as string;
-  const productId = str(body, "productId", 36, true) as string;
+  read.onlyKeys(body, ["userId", "productId", "quantity"]);
+  const userId = read.str(body, "userId", 36, true) as string;
+  const productId = read.str(body, "productId", 36, true) as string;
   if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
   if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
-  return { userId, productId, quantity: int(body, "quantity", 1, 100, true) as number };
+  return { userId, productId, quantity: read.int(body, "quantity", 1, 100, true) as number };
 }
 
 function productBody(body: Row, required: boolean) {
-  const f = productFields(body, required);
+  const f = read.productFields(body, required);
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(f)) if (value !== undefined || key in body) fields[key] = value;
   return fields as { name: string; description?: string | null; priceCents: number; stock: number };
 }
 
 function userBody(body: Row, required: boolean) {
-  const { email, name } = userFields(body, required);
+  const { email, name } = read.userFields(body, required);
   return { ...(email !== undefined ? { email } : {}), ...(name !== undefined ? { name } : {}) } as {
     email: string;
     name: string;
@@ -118,13 +106,13 @@ function oneById<B, T>(
   changesOf: (json: Row) => B,
 ): Route["methods"] {
   return {
-    GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await repository.get(id(raw))),
+    GET: async (_req, res, _url, [raw]) => sendJson(res, 200, await repository.get(read.id(raw))),
     PATCH: async (req, res, _url, [raw]) => {
-      const key = id(raw);
+      const key = read.id(raw);
       sendJson(res, 200, await repository.update(key, changesOf(await readJson(req))));
     },
     DELETE: async (_req, res, _url, [raw]) => {
-      await repository.remove(id(raw));
+      await repository.remove(read.id(raw));
       res.writeHead(204).end();
     },
   };
@@ -136,7 +124,7 @@ const server = createServer(
     ...probeRoutes("node-http-prisma", () => dataAccess.ping()),
     route("/users", {
       GET: async (_req, res, url) => {
-        const { page, limit } = paging(url);
+        const { page, limit } = read.paging(url);
         sendJson(res, 200, await users.list({ page, limit, q: url.searchParams.get("q") || undefined }));
       },
       POST: async (req, res) => created(res, "/users", await users.create(userBody(await readJson(req), true))),
@@ -163,34 +151,34 @@ const server = createServer(
     }),
     route("/orders/:id", {
       GET: async (_req, res, url, [raw]) => {
-        const key = id(raw);
+        const key = read.id(raw);
         sendJson(res, 200, await orders.get(key, orderQuery(url).include));
       },
       PATCH: async (req, res, _url, [raw]) => {
-        const key = id(raw);
+        const key = read.id(raw);
         const body = await readJson(req);
-        onlyKeys(body, ["status"]);
-        if (typeof body.status !== "string" || !STATUSES.includes(body.status)) {
+        read.onlyKeys(body, ["status"]);
+        if (typeof body.status !== "string" || !read.STATUSES.includes(body.status)) {
           throw invalid("body.status", "must be an order status");
         }
         sendJson(res, 200, await orders.updateStatus(key, body.status as OrderStatus));
       },
       DELETE: async (_req, res, _url, [raw]) => {
-        await orders.remove(id(raw));
+        await orders.remove(read.id(raw));
         res.writeHead(204).end();
       },
     }),
     route("/auth/register", {
       POST: async (req, res) => {
-        sendJson(res, 201, await auth.register(registerFields(await readJson(req))));
+        sendJson(res, 201, await auth.register(read.registerFields(await readJson(req))));
       },
     }),
     route("/auth/login", {
       POST: async (req, res) => {
         const body = await readJson(req);
-        onlyKeys(body, ["email", "password"]);
-        const email = str(body, "email", 254, true) as string;
-        const password = str(body, "password", 128, true) as string;
+        read.onlyKeys(body, ["email", "password"]);
+        const email = read.str(body, "email", 254, true) as string;
+        const password = read.str(body, "password", 128, true) as string;
         sendJson(res, 200, await auth.login({ email, password }));
       },
     }),

@@ -1,22 +1,9 @@
 // RFC 9457 problem details: the one error format of the contract. Types and titles are fixed per kind;
 // `detail` and `errors[].message` are free text and never carry stack traces, SQL or internal names.
 import { z } from "zod";
+import { PROBLEMS, type ProblemKind } from "./problem-kinds.ts";
 
-export const PROBLEMS = {
-  validation: { status: 400, type: "/problems/validation-error", title: "Validation failed" },
-  malformedJson: { status: 400, type: "/problems/malformed-json", title: "Malformed JSON" },
-  unauthorized: { status: 401, type: "/problems/unauthorized", title: "Unauthorized" },
-  notFound: { status: 404, type: "/problems/not-found", title: "Not found" },
-  methodNotAllowed: { status: 405, type: "/problems/method-not-allowed", title: "Method not allowed" },
-  conflict: { status: 409, type: "/problems/conflict", title: "Conflict" },
-  payloadTooLarge: { status: 413, type: "/problems/payload-too-large", title: "Payload too large" },
-  unsupportedMediaType: { status: 415, type: "/problems/unsupported-media-type", title: "Unsupported media type" },
-  unprocessable: { status: 422, type: "/problems/unprocessable", title: "Unprocessable request" },
-  internal: { status: 500, type: "/problems/internal", title: "Internal server error" },
-  unavailable: { status: 503, type: "/problems/unavailable", title: "Service unavailable" },
-} as const;
-
-export type ProblemKind = keyof typeof PROBLEMS;
+export { PROBLEMS, type ProblemKind };
 
 /** `retry-after` of every 503: a data-access failure that is not the client's fault is worth retrying shortly. */
 export const RETRY_AFTER_SECONDS = 1;
