@@ -1,5 +1,6 @@
 // The progress line: which implementation, scenario and repeat is running, and about how long is left. On a
 // terminal it redraws one line; elsewhere (CI logs) it prints a line per cell.
+import { formatDuration } from "@api-ref/harness";
 
 export interface ProgressState {
   cell: number;
@@ -14,16 +15,6 @@ export interface ProgressState {
   phase: string;
   /** Estimated seconds left for the whole run. */
   secondsLeft: number;
-}
-
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return "?";
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60
-    ? `${m}m${String(s % 60).padStart(2, "0")}s`
-    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 export function progressLine(p: ProgressState): string {

@@ -3,6 +3,7 @@ export * from "./crud-mix.ts";
 export * from "./http.ts";
 export * from "./implementations.ts";
 export * from "./launcher.ts";
+export * from "./progress.ts";
 export * from "./random.ts";
 export * from "./run-command.ts";
 export * from "./sql.ts";

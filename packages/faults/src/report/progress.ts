@@ -4,6 +4,7 @@
 // worker shares with the command). Cells run in separate workers: the finished ones are recorded in a file that
 // global-setup creates, from which each new cell reads how far the run is and how long each fault took.
 import { appendFileSync, readFileSync, writeSync } from "node:fs";
+import { formatDuration } from "@api-ref/harness";
 import type { FaultName, Mode } from "../options.ts";
 
 /** Rough seconds per cell, by mode and fault, until this run has measured its own. */
@@ -23,16 +24,6 @@ export interface ProgressPlan {
   mode: Mode;
   impls: string[];
   faults: FaultName[];
-}
-
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return "?";
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60
-    ? `${m}m${String(s % 60).padStart(2, "0")}s`
-    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 const say = (line: string) => {
