@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 // and exit code 2, never a half-run benchmark.
 import { parseArgs } from "node:util";
 import { parseScale } from "@api-ref/db/seed";
-import { type Implementation, implementations } from "@api-ref/harness";
+import { type Implementation, implementations, optionsConfig } from "@api-ref/harness";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "./scenarios.ts";
 import { BASELINES, implementationNamed } from "./targets.ts";
 
@@ -159,39 +159,40 @@ function list(name: string, raw: string): string[] {
   return items;
 }
 
+/** The command line's options: those that take a value, then the flags. */
+const OPTIONS = optionsConfig(
+  [
+    "impl",
+    "scenario",
+    "connections",
+    "duration",
+    "warmup",
+    "budget",
+    "repeats",
+    "max-repeats",
+    "precision",
+    "workers",
+    "target",
+    "rate",
+    "slo",
+    "cpus",
+    "memory",
+    "pipelining",
+    "scale",
+    "pool-size",
+    "verify-sample",
+    "out",
+  ],
+  ["all", "smoke", "no-pin", "profile"],
+);
+
 /** Parses argv (without node and script); throws UsageError with a message fit for a user. */
 export function parseOptions(argv: string[]): BenchOptions | "help" {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: {
-        impl: { type: "string" },
-        scenario: { type: "string" },
-        connections: { type: "string" },
-        duration: { type: "string" },
-        warmup: { type: "string" },
-        budget: { type: "string" },
-        repeats: { type: "string" },
-        "max-repeats": { type: "string" },
-        precision: { type: "string" },
-        workers: { type: "string" },
-        target: { type: "string" },
-        all: { type: "boolean" },
-        rate: { type: "string" },
-        slo: { type: "string" },
-        cpus: { type: "string" },
-        memory: { type: "string" },
-        pipelining: { type: "string" },
-        scale: { type: "string" },
-        "pool-size": { type: "string" },
-        "verify-sample": { type: "string" },
-        smoke: { type: "boolean" },
-        "no-pin": { type: "boolean" },
-        profile: { type: "boolean" },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: OPTIONS,
       strict: true,
       allowPositionals: false,
     }));

@@ -2,7 +2,7 @@
 // CI's budget (about 5 minutes for nine implementations on two cores), `long` is the one to quote figures from.
 // The CLI resolves the options into FaultSettings and hands them to the suite as JSON in FAULTS_SETTINGS.
 import { parseArgs } from "node:util";
-import { selectImplementations } from "@api-ref/harness";
+import { optionsConfig, selectImplementations } from "@api-ref/harness";
 
 export const FAULTS = ["shutdown", "db-outage", "hostile-input", "schema-fuzz", "soak"] as const;
 export type FaultName = (typeof FAULTS)[number];
@@ -99,6 +99,12 @@ const positiveInt = (name: string, raw: string) => {
   return Number(raw);
 };
 
+/** The CLI's own options (those that take a value, then the flags); vitest's are passed through. */
+const OPTIONS = optionsConfig(
+  ["impl", "fault", "seed", "soak-seconds", "hostile-requests", "fuzz-examples", "outage-seconds"],
+  ["short", "long"],
+);
+
 /** Parses the CLI's arguments: the settings, and what is left for vitest. Throws a message fit for a user. */
 export function parseCli(
   argv: string[],
@@ -106,35 +112,12 @@ export function parseCli(
 ): { settings: FaultSettings; vitestArgs: string[]; help: boolean } {
   const { values, tokens } = parseArgs({
     args: argv,
-    options: {
-      short: { type: "boolean" },
-      long: { type: "boolean" },
-      impl: { type: "string" },
-      fault: { type: "string" },
-      seed: { type: "string" },
-      "soak-seconds": { type: "string" },
-      "hostile-requests": { type: "string" },
-      "fuzz-examples": { type: "string" },
-      "outage-seconds": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: OPTIONS,
     strict: false,
     allowPositionals: true,
     tokens: true,
   });
-  const known = new Set([
-    "short",
-    "long",
-    "impl",
-    "fault",
-    "seed",
-    "soak-seconds",
-    "hostile-requests",
-    "fuzz-examples",
-    "outage-seconds",
-    "help",
-    "h",
-  ]);
+  const known = new Set([...Object.keys(OPTIONS), "h"]);
   // Everything parseArgs did not recognise goes to vitest as it was written (`--reporter json` arrives as an
   // unknown flag followed by a positional, in order).
   const vitestArgs: string[] = [];
@@ -146,6 +129,12 @@ export function parseCli(
       else if (token.inlineValue) vitestArgs.push(`${token.rawName}=${token.value}`);
       else vitestArgs.push(token.rawName, token.value);
     }
+  }
+  // Not strict (vitest's options pass through), so parseArgs itself lets `--seed` without a value or `--short=3` by.
+  for (const [name, { type }] of Object.entries(OPTIONS)) {
+    if (values[name] === undefined) continue;
+    if (type === "string" && typeof values[name] !== "string") throw new Error(`--${name} needs a value`);
+    if (type === "boolean" && typeof values[name] !== "boolean") throw new Error(`--${name} takes no value`);
   }
   if (values.short && values.long) throw new Error("--short and --long cannot be combined");
   const ci = Boolean(env.CI) && env.CI !== "false" && env.CI !== "0";
@@ -173,9 +162,6 @@ export function parseCli(
   if (fuzz !== undefined) settings.schemathesis.maxExamples = positiveInt("fuzz-examples", fuzz);
   const outage = str(values["outage-seconds"]);
   if (outage !== undefined) settings.outage.downMs = positiveInt("outage-seconds", outage) * 1000;
-  for (const flag of ["short", "long", "help"] as const) {
-    if (values[flag] !== undefined && typeof values[flag] !== "boolean") throw new Error(`--${flag} takes no value`);
-  }
   return { settings, vitestArgs, help: values.help === true };
 }
 

@@ -34,6 +34,9 @@ describe("options", () => {
   it("refuses an option that is neither its own nor one of vitest's it passes on", () => {
     expect(() => parseCli(["--bogus"], {})).toThrow("unknown option --bogus");
     expect(() => parseCli(["--shrot"], {})).toThrow("unknown option --shrot");
+    expect(() => parseCli(["--seed"], {})).toThrow("--seed needs a value");
+    expect(() => parseCli(["--short", "--impl"], {})).toThrow("--impl needs a value");
+    expect(() => parseCli(["--short=3"], {})).toThrow("--short takes no value");
   });
 
   it("passes vitest's reporting options on, as written", () => {

@@ -2,6 +2,21 @@
 // exit code 2, --help is the usage on stdout with exit code 0.
 
 /**
+ * `parseArgs`'s options from two lists, the options that take a value and the flags that do not; `--help` (`-h`)
+ * is always one of them.
+ */
+export function optionsConfig(
+  valued: readonly string[],
+  flags: readonly string[],
+): Record<string, { type: "string" | "boolean"; short?: string; multiple?: false }> {
+  return Object.fromEntries([
+    ...valued.map((name) => [name, { type: "string" }]),
+    ...flags.map((name) => [name, { type: "boolean" }]),
+    ["help", { type: "boolean", short: "h" }],
+  ]);
+}
+
+/**
  * Returns what `parse` makes of the command line. When it throws, prints the error and `usage` and exits 2; when
  * `wantsHelp` says the result asks for help, prints `usage` and exits 0.
  */
