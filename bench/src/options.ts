@@ -255,37 +255,35 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     connections = [...new Set(connections)];
   }
 
-  const durationArg = str("duration");
-  const durationS = durationArg
-    ? number("duration", durationArg, (n) => n >= 0.5 && n <= 600, "a number of seconds from 0.5 to 600")
-    : smoke
-      ? 0.5
-      : 5;
-  const warmupArg = str("warmup");
-  const warmupS = warmupArg
-    ? number("warmup", warmupArg, (n) => n >= 0 && n <= 600, "a number of seconds from 0 to 600")
-    : smoke
-      ? 0
-      : 2;
-  const budgetArg = str("budget");
-  if (budgetArg !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");
-  const budgetMinutes = budgetArg
-    ? number("budget", budgetArg, (n) => n >= 1 && n <= 1440, "a number of minutes from 1 to 1440")
-    : smoke || all
-      ? undefined
-      : DEFAULT_BUDGET_MINUTES;
-  const repeatsArg = str("repeats");
-  const repeats = repeatsArg
-    ? number("repeats", repeatsArg, (n) => Number.isInteger(n) && n >= 1 && n <= 50, "an integer from 1 to 50")
-    : smoke
-      ? 2
-      : 3;
-  const maxArg = str("max-repeats");
-  const maxRepeats = maxArg
-    ? number("max-repeats", maxArg, (n) => Number.isInteger(n) && n >= 1 && n <= 50, "an integer from 1 to 50")
-    : smoke
-      ? repeats
-      : Math.max(repeats, DEFAULT_MAX_REPEATS);
+  /** A numeric option's value, checked against `rule`; `fallback` when the option is not given. */
+  const numberOption = <F>(name: string, check: (n: number) => boolean, rule: string, fallback: F) => {
+    const raw = str(name);
+    return raw === undefined ? fallback : number(name, raw, check, rule);
+  };
+  const integerOption = <F>(name: string, min: number, max: number, fallback: F) =>
+    numberOption(
+      name,
+      (n) => Number.isInteger(n) && n >= min && n <= max,
+      `an integer from ${min} to ${max}`,
+      fallback,
+    );
+
+  const durationS = numberOption(
+    "duration",
+    (n) => n >= 0.5 && n <= 600,
+    "a number of seconds from 0.5 to 600",
+    smoke ? 0.5 : 5,
+  );
+  const warmupS = numberOption("warmup", (n) => n >= 0 && n <= 600, "a number of seconds from 0 to 600", smoke ? 0 : 2);
+  if (str("budget") !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");
+  const budgetMinutes = numberOption(
+    "budget",
+    (n) => n >= 1 && n <= 1440,
+    "a number of minutes from 1 to 1440",
+    smoke || all ? undefined : DEFAULT_BUDGET_MINUTES,
+  );
+  const repeats = integerOption("repeats", 1, 50, smoke ? 2 : 3);
+  const maxRepeats = integerOption("max-repeats", 1, 50, smoke ? repeats : Math.max(repeats, DEFAULT_MAX_REPEATS));
   if (maxRepeats < repeats) throw new UsageError(`--max-repeats ${maxRepeats} is below --repeats ${repeats}`);
   const precisionArg = str("precision");
   let precision = DEFAULT_PRECISION;
@@ -299,10 +297,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     );
     precision = percent || value >= 1 ? value / 100 : value;
   }
-  const workersArg = str("workers");
-  const workers = workersArg
-    ? number("workers", workersArg, (n) => Number.isInteger(n) && n >= 1 && n <= 64, "an integer from 1 to 64")
-    : 1;
+  const workers = integerOption("workers", 1, 64, 1);
   const profile = values.profile === true;
   if (profile && workers > 1) {
     throw new UsageError("--profile samples one server process: leave out --workers (or use --workers 1)");
@@ -336,7 +331,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     if (implArg !== undefined) throw new UsageError("--target names what is measured: leave out --impl");
     if (values.profile === true)
       throw new UsageError("--profile samples servers the bench starts, not --target servers");
-    if (workersArg !== undefined) {
+    if (str("workers") !== undefined) {
       throw new UsageError("--workers applies to servers the bench starts, not to --target servers");
     }
     impls = implementations.filter((i) => targets.some((t) => t.name === i.name));
@@ -362,17 +357,15 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   if (slo && rateList) {
     throw new UsageError("--slo searches over rates itself: leave out --rate (or run them separately)");
   }
-  const cpusArg = str("cpus");
-  const cpus =
-    cpusArg === undefined
-      ? undefined
-      : number("cpus", cpusArg, (n) => n >= 0.01 && n <= 1024, "a number of cores from 0.01 (e.g. 0.5 or 2)");
+  const cpus = numberOption(
+    "cpus",
+    (n) => n >= 0.01 && n <= 1024,
+    "a number of cores from 0.01 (e.g. 0.5 or 2)",
+    undefined,
+  );
   const memoryArg = str("memory");
   const memoryBytes = memoryArg === undefined ? undefined : parseMemory(memoryArg);
-  const pipeliningArg = str("pipelining");
-  const pipelining = pipeliningArg
-    ? number("pipelining", pipeliningArg, (n) => Number.isInteger(n) && n >= 1 && n <= 100, "an integer from 1 to 100")
-    : 1;
+  const pipelining = integerOption("pipelining", 1, 100, 1);
   if ((rateList || slo) && pipelining > 1) {
     throw new UsageError(
       "--pipelining cannot be combined with --rate or --slo (the fixed-rate generator sends one request per connection at a time)",
@@ -406,21 +399,13 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       throw new UsageError((error as Error).message);
     }
   }
-  const poolArg = str("pool-size");
-  const poolSize = poolArg
-    ? number("pool-size", poolArg, (n) => Number.isInteger(n) && n >= 1 && n <= 200, "an integer from 1 to 200")
-    : 10;
+  const poolSize = integerOption("pool-size", 1, 200, 10);
   if (poolSize % workers !== 0) {
     throw new UsageError(
       `--pool-size ${poolSize} cannot be divided among ${workers} workers: every server must hold the same number of database connections; use a multiple of ${workers}`,
     );
   }
-  const sampleArg = str("verify-sample");
-  const verifySample = sampleArg
-    ? number("verify-sample", sampleArg, (n) => Number.isInteger(n) && n >= 1 && n <= 1000, "an integer from 1 to 1000")
-    : smoke
-      ? 12
-      : 24;
+  const verifySample = integerOption("verify-sample", 1, 1000, smoke ? 12 : 24);
   if (impls.length === 0 && targets.length === 0)
     throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
 
