@@ -11,12 +11,13 @@ import {
   deepEqual,
   echoDocument,
   firstProblem,
+  getJson,
   getProduct,
   getUser,
-  JSON_HEADERS,
   ordersQuery,
   POOL_SIZE,
   productsQuery,
+  sendJson,
   times,
 } from "./scenarios/requests.ts";
 import type { BenchRequest, Plan, Scenario, ScenarioName, Step } from "./scenarios/types.ts";
@@ -65,7 +66,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     kind: "framework",
     plan: () => ({
       kind: "pool",
-      requests: [{ method: "GET", path: "/health", expect: { status: 200, body: "json", schema: Health } }],
+      requests: [getJson("/health", Health)],
     }),
   },
   echo: {
@@ -76,21 +77,14 @@ export const scenarios: Record<ScenarioName, Scenario> = {
       kind: "pool",
       requests: times(16, () => {
         const doc = echoDocument(rng);
-        return {
-          method: "POST",
-          path: "/echo",
-          headers: JSON_HEADERS,
-          body: JSON.stringify(doc),
-          expect: {
-            status: 200,
-            body: "json",
-            schema: EchoResponse,
-            check: (body) => {
-              const { txnId: _txnId, ...rest } = body as Record<string, unknown>;
-              return deepEqual(rest, doc) ? undefined : "the echoed body differs from the request";
-            },
+        return sendJson("POST", "/echo", doc, {
+          status: 200,
+          schema: EchoResponse,
+          check: (body) => {
+            const { txnId: _txnId, ...rest } = body as Record<string, unknown>;
+            return deepEqual(rest, doc) ? undefined : "the echoed body differs from the request";
           },
-        };
+        });
       }),
     }),
   },
@@ -135,14 +129,12 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     plan: (pools, rng) =>
       pool(() => {
         const login = rng.pick(pools.logins);
-        return {
-          method: "POST",
-          path: "/auth/login",
-          headers: JSON_HEADERS,
-          body: JSON.stringify({ email: login.email, password: pools.password }),
-          expect: {
+        return sendJson(
+          "POST",
+          "/auth/login",
+          { email: login.email, password: pools.password },
+          {
             status: 200,
-            body: "json",
             schema: LoginResponse,
             check: (body) => {
               const payload = (body as { token: string }).token.split(".")[1] ?? "";
@@ -154,7 +146,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
               }
             },
           },
-        };
+        );
       }),
   },
   "auth-register": {
@@ -212,18 +204,12 @@ export function registerStep(password: string): Step {
     build: () => {
       const email = `bench-${randomUUID()}@register.example.com`;
       const name = "Bench Register";
-      return {
-        method: "POST",
-        path: "/auth/register",
-        headers: JSON_HEADERS,
-        body: JSON.stringify({ email, name, password }),
-        expect: {
-          status: 201,
-          body: "json",
-          schema: RegisterResponse,
-          check: (body) => checkRegistered(body, email, name),
-        },
-      };
+      return sendJson(
+        "POST",
+        "/auth/register",
+        { email, name, password },
+        { status: 201, schema: RegisterResponse, check: (body) => checkRegistered(body, email, name) },
+      );
     },
   };
 }

@@ -7,9 +7,9 @@ import {
   getOrder,
   getProduct,
   getUser,
-  JSON_HEADERS,
   ordersRequest,
   productsRequest,
+  sendJson,
   usersRequest,
 } from "./requests.ts";
 import type { BenchRequest, Pools, SequenceContext, Step } from "./types.ts";
@@ -31,21 +31,14 @@ const numberOf = (params: URLSearchParams, name: string) => (params.has(name) ? 
 /** A create or update that must answer with the row, carrying what the request set. */
 function written(request: CrudMixRequest, schema: typeof User | typeof Product | typeof Order): BenchRequest {
   const body = request.body ?? {};
-  return {
-    method: request.method,
-    path: request.path,
-    headers: JSON_HEADERS,
-    body: JSON.stringify(body),
-    expect: {
-      status: request.status,
-      body: "json",
-      schema,
-      check: (answer) => {
-        const wrong = Object.entries(body).find(([key, value]) => (answer as Record<string, unknown>)[key] !== value);
-        return wrong ? `${wrong[0]} is not ${JSON.stringify(wrong[1])}` : undefined;
-      },
+  return sendJson(request.method, request.path, body, {
+    status: request.status,
+    schema,
+    check: (answer) => {
+      const wrong = Object.entries(body).find(([key, value]) => (answer as Record<string, unknown>)[key] !== value);
+      return wrong ? `${wrong[0]} is not ${JSON.stringify(wrong[1])}` : undefined;
     },
-  };
+  });
 }
 
 /** A request of the cycle with the answer the contract requires of it. */

@@ -11,9 +11,10 @@ import {
   productsPath,
   type Rng,
 } from "@api-ref/harness";
-import type { BenchRequest, Pools } from "./types.ts";
+import type { z } from "zod";
+import type { BenchRequest, Expectation, Method, Pools } from "./types.ts";
 
-export const JSON_HEADERS = { "content-type": "application/json" };
+const JSON_HEADERS = { "content-type": "application/json" };
 export const POOL_SIZE = 256;
 
 export const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
@@ -43,6 +44,9 @@ export const byIdThen =
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   };
 
+/** Lists are newest first, ties broken by id. */
+const newestFirst = byIdThen<{ id: string; createdAt: string }>((item) => item.createdAt, true);
+
 export function pageCheck(body: unknown, page: number, limit: number) {
   const b = body as { data: unknown[]; page: number; limit: number };
   if (b.page !== page) return `page is ${b.page}, expected ${page}`;
@@ -53,37 +57,44 @@ export function pageCheck(body: unknown, page: number, limit: number) {
 
 // ---- request builders -----------------------------------------------------------------------------------------
 
-export const getUser = (id: string): BenchRequest => ({
+type Check = NonNullable<Expectation["check"]>;
+
+/** GET `path`: the answer must be a 200 whose JSON body `schema` accepts and `check` (if any) passes. */
+export const getJson = (path: string, schema: z.ZodType, check?: Check): BenchRequest => ({
   method: "GET",
-  path: `/users/${id}`,
-  expect: { status: 200, body: "json", schema: User, check: sameId("id", id) },
+  path,
+  expect: { status: 200, body: "json", schema, ...(check ? { check } : {}) },
 });
 
-export const getProduct = (id: string): BenchRequest => ({
-  method: "GET",
-  path: `/products/${id}`,
-  expect: { status: 200, body: "json", schema: Product, check: sameId("id", id) },
+/** `body` sent as JSON: the answer must be `status` with a JSON body that `schema` accepts and `check` passes. */
+export const sendJson = (
+  method: Method,
+  path: string,
+  body: unknown,
+  expect: { status: number; schema: z.ZodType; check: Check },
+): BenchRequest => ({
+  method,
+  path,
+  headers: JSON_HEADERS,
+  body: JSON.stringify(body),
+  expect: { body: "json", ...expect },
 });
 
-export const getOrder = (id: string, include: string): BenchRequest => ({
-  method: "GET",
-  path: `/orders/${id}?include=${include}`,
-  expect: {
-    status: 200,
-    body: "json",
-    schema: Order,
-    check: (body) => {
-      const o = body as Order;
-      return firstProblem(
-        sameId("id", id)(body),
-        include.includes("user") && o.user?.id !== o.userId ? "user missing or not the order's user" : undefined,
-        include.includes("product") && o.product?.id !== o.productId
-          ? "product missing or not the order's product"
-          : undefined,
-      );
-    },
-  },
-});
+export const getUser = (id: string) => getJson(`/users/${id}`, User, sameId("id", id));
+
+export const getProduct = (id: string) => getJson(`/products/${id}`, Product, sameId("id", id));
+
+export const getOrder = (id: string, include: string) =>
+  getJson(`/orders/${id}?include=${include}`, Order, (body) => {
+    const o = body as Order;
+    return firstProblem(
+      sameId("id", id)(body),
+      include.includes("user") && o.user?.id !== o.userId ? "user missing or not the order's user" : undefined,
+      include.includes("product") && o.product?.id !== o.productId
+        ? "product missing or not the order's product"
+        : undefined,
+    );
+  });
 
 const NAME_COLLATOR = new Intl.Collator("en");
 
@@ -98,31 +109,22 @@ export function productsRequest(query: ProductsQuery): BenchRequest {
     name: [(p) => p.name, false],
   };
   const [key, descending] = sortKeys[sort];
-  return {
-    method: "GET",
-    path: productsPath(query),
-    expect: {
-      status: 200,
-      body: "json",
-      schema: ProductList,
-      check: (body) => {
-        const data = (body as { data: Product[] }).data;
-        return firstProblem(
-          pageCheck(body, page, limit),
-          data.every((p) => (min === undefined || p.priceCents >= min) && (max === undefined || p.priceCents <= max))
-            ? undefined
-            : "a product outside the price filter",
-          inStock && data.some((p) => p.stock === 0) ? "an out-of-stock product with inStock=true" : undefined,
-          q && data.some((p) => !p.name.toLowerCase().includes(q)) ? `a product whose name lacks "${q}"` : undefined,
-          // Names follow the database's collation: C (code units) on the embedded server, a locale elsewhere.
-          isSorted(data, byIdThen(key, descending)) ||
-            (sort === "name" && isSorted(data, (a, b) => NAME_COLLATOR.compare(a.name, b.name)))
-            ? undefined
-            : `not sorted by ${sort} then id`,
-        );
-      },
-    },
-  };
+  return getJson(productsPath(query), ProductList, (body) => {
+    const data = (body as { data: Product[] }).data;
+    return firstProblem(
+      pageCheck(body, page, limit),
+      data.every((p) => (min === undefined || p.priceCents >= min) && (max === undefined || p.priceCents <= max))
+        ? undefined
+        : "a product outside the price filter",
+      inStock && data.some((p) => p.stock === 0) ? "an out-of-stock product with inStock=true" : undefined,
+      q && data.some((p) => !p.name.toLowerCase().includes(q)) ? `a product whose name lacks "${q}"` : undefined,
+      // Names follow the database's collation: C (code units) on the embedded server, a locale elsewhere.
+      isSorted(data, byIdThen(key, descending)) ||
+        (sort === "name" && isSorted(data, (a, b) => NAME_COLLATOR.compare(a.name, b.name)))
+        ? undefined
+        : `not sorted by ${sort} then id`,
+    );
+  });
 }
 
 export const productsQuery = (rng: Rng) => productsRequest(drawProductsQuery(rng));
@@ -130,32 +132,18 @@ export const productsQuery = (rng: Rng) => productsRequest(drawProductsQuery(rng
 /** GET /orders with users and products included, checked against the query's page, status and user. */
 export function ordersRequest(query: OrdersQuery): BenchRequest {
   const { page, limit, status, userId } = query;
-  return {
-    method: "GET",
-    path: ordersPath(query),
-    expect: {
-      status: 200,
-      body: "json",
-      schema: OrderList,
-      check: (body) => {
-        const data = (body as { data: Order[] }).data;
-        return firstProblem(
-          pageCheck(body, page, limit),
-          data.every((o) => o.user?.id === o.userId && o.product?.id === o.productId)
-            ? undefined
-            : "an order without its user and product",
-          status && data.some((o) => o.status !== status) ? `an order not ${status}` : undefined,
-          userId && data.some((o) => o.userId !== userId) ? "an order of another user" : undefined,
-          isSorted(
-            data,
-            byIdThen((o) => o.createdAt, true),
-          )
-            ? undefined
-            : "not sorted by createdAt desc then id",
-        );
-      },
-    },
-  };
+  return getJson(ordersPath(query), OrderList, (body) => {
+    const data = (body as { data: Order[] }).data;
+    return firstProblem(
+      pageCheck(body, page, limit),
+      data.every((o) => o.user?.id === o.userId && o.product?.id === o.productId)
+        ? undefined
+        : "an order without its user and product",
+      status && data.some((o) => o.status !== status) ? `an order not ${status}` : undefined,
+      userId && data.some((o) => o.userId !== userId) ? "an order of another user" : undefined,
+      isSorted(data, newestFirst) ? undefined : "not sorted by createdAt desc then id",
+    );
+  });
 }
 
 export const ordersQuery = (rng: Rng, pools: Pools, options: { userFilter?: boolean } = {}) =>
@@ -163,36 +151,21 @@ export const ordersQuery = (rng: Rng, pools: Pools, options: { userFilter?: bool
 
 /** GET /users?page=…&limit=…, checked for its page and its order. */
 export function usersRequest(page: number, limit: number): BenchRequest {
-  return {
-    method: "GET",
-    path: `/users?page=${page}&limit=${limit}`,
-    expect: {
-      status: 200,
-      body: "json",
-      schema: UserList,
-      check: (b) =>
-        firstProblem(
-          pageCheck(b, page, limit),
-          isSorted(
-            (b as { data: User[] }).data,
-            byIdThen((u) => u.createdAt, true),
-          )
-            ? undefined
-            : "not sorted by createdAt desc then id",
-        ),
-    },
-  };
+  return getJson(`/users?page=${page}&limit=${limit}`, UserList, (body) =>
+    firstProblem(
+      pageCheck(body, page, limit),
+      isSorted((body as { data: User[] }).data, newestFirst) ? undefined : "not sorted by createdAt desc then id",
+    ),
+  );
 }
 
 export function createOrder(userId: string, productId: string, quantity: number): BenchRequest {
-  return {
-    method: "POST",
-    path: "/orders",
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ userId, productId, quantity }),
-    expect: {
+  return sendJson(
+    "POST",
+    "/orders",
+    { userId, productId, quantity },
+    {
       status: 201,
-      body: "json",
       schema: Order,
       check: (body, headers) => {
         const o = body as Order;
@@ -206,7 +179,7 @@ export function createOrder(userId: string, productId: string, quantity: number)
         );
       },
     },
-  };
+  );
 }
 
 /** A few-kB nested JSON document whose values come from the run's random seed. */
