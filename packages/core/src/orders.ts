@@ -13,9 +13,9 @@ import {
   problem,
 } from "@api-ref/contract";
 import type { Order, Prisma, PrismaClient } from "@api-ref/db";
-import { page, toOrder } from "./dto.ts";
+import { toOrder } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-import { NEWEST_FIRST, pageWindow } from "./search.ts";
+import { NEWEST_FIRST, pageOf, pageWindow } from "./search.ts";
 
 export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
 
@@ -134,20 +134,18 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
   return {
     async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery) {
       const where: Prisma.OrderWhereInput = { status, userId, productId };
-      try {
-        const [rows, total] = await Promise.all([
-          prisma.order.findMany({
-            where,
-            orderBy: [...NEWEST_FIRST],
-            ...pageWindow(pageNumber, limit),
-            include: includeArg(include),
-          }),
-          prisma.order.count({ where }),
-        ]);
-        return page(rows.map(toOrder), total, pageNumber, limit);
-      } catch (error) {
-        translate(error);
-      }
+      return pageOf(
+        pageNumber,
+        limit,
+        prisma.order.findMany({
+          where,
+          orderBy: [...NEWEST_FIRST],
+          ...pageWindow(pageNumber, limit),
+          include: includeArg(include),
+        }),
+        prisma.order.count({ where }),
+        toOrder,
+      );
     },
 
     async get(id: string, include?: OrderInclude[]) {

@@ -6,9 +6,9 @@ import {
   type UpdateProductBody,
 } from "@api-ref/contract";
 import type { Prisma, PrismaClient } from "@api-ref/db";
-import { page, toProduct } from "./dto.ts";
+import { toProduct } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-import { containsInsensitive, pageWindow } from "./search.ts";
+import { containsInsensitive, pageOf, pageWindow } from "./search.ts";
 
 const SORTS: Record<ProductSort, Prisma.ProductOrderByWithRelationInput[]> = {
   createdAt: [{ createdAt: "asc" }, { id: "asc" }],
@@ -28,15 +28,13 @@ export function productsRepository(prisma: PrismaClient) {
       if (minPriceCents !== undefined || maxPriceCents !== undefined)
         where.priceCents = { gte: minPriceCents, lte: maxPriceCents };
       if (inStock !== undefined) where.stock = inStock ? { gt: 0 } : { equals: 0 };
-      try {
-        const [rows, total] = await Promise.all([
-          prisma.product.findMany({ where, orderBy: SORTS[sort], ...pageWindow(pageNumber, limit) }),
-          prisma.product.count({ where }),
-        ]);
-        return page(rows.map(toProduct), total, pageNumber, limit);
-      } catch (error) {
-        translate(error);
-      }
+      return pageOf(
+        pageNumber,
+        limit,
+        prisma.product.findMany({ where, orderBy: SORTS[sort], ...pageWindow(pageNumber, limit) }),
+        prisma.product.count({ where }),
+        toProduct,
+      );
     },
 
     async get(id: string) {

@@ -1,8 +1,8 @@
 import { type CreateUserBody, type ListUsersQuery, problem, type UpdateUserBody } from "@api-ref/contract";
 import type { PrismaClient } from "@api-ref/db";
-import { page, toUser } from "./dto.ts";
+import { toUser } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation, translate } from "./errors.ts";
-import { containsInsensitive, NEWEST_FIRST, pageWindow } from "./search.ts";
+import { containsInsensitive, NEWEST_FIRST, pageOf, pageWindow } from "./search.ts";
 
 const OMIT_HASH = { passwordHash: true } as const;
 
@@ -16,20 +16,13 @@ export function usersRepository(prisma: PrismaClient) {
   return {
     async list({ page: pageNumber, limit, q }: ListUsersQuery) {
       const where = q ? { OR: [{ name: containsInsensitive(q) }, { email: containsInsensitive(q) }] } : {};
-      try {
-        const [rows, total] = await Promise.all([
-          prisma.user.findMany({
-            where,
-            orderBy: [...NEWEST_FIRST],
-            ...pageWindow(pageNumber, limit),
-            omit: OMIT_HASH,
-          }),
-          prisma.user.count({ where }),
-        ]);
-        return page(rows.map(toUser), total, pageNumber, limit);
-      } catch (error) {
-        translate(error);
-      }
+      return pageOf(
+        pageNumber,
+        limit,
+        prisma.user.findMany({ where, orderBy: [...NEWEST_FIRST], ...pageWindow(pageNumber, limit), omit: OMIT_HASH }),
+        prisma.user.count({ where }),
+        toUser,
+      );
     },
 
     async get(id: string) {
