@@ -9,10 +9,10 @@ import * as cases from "./support/error-cases.ts";
 import {
   asResponse,
   base64url,
+  checkContext,
   createOrder,
   createProduct,
   createUser,
-  dbOf,
   expectJson,
   expectProblem,
   expectStatus,
@@ -23,13 +23,10 @@ import {
   stockOf,
   uniqueEmail,
 } from "./support/http-asserts.ts";
-import { checksNeeding, contract, http, targets } from "./targets.ts";
+import { contract, targets } from "./targets.ts";
 
 describe.each(targets)("$name", (target) => {
-  const api = () => http(target);
-  const db = dbOf(target);
-  /** Checks that forge tokens with the target's secret. */
-  const { itSecret } = checksNeeding(target);
+  const { api, db, itSecret } = checkContext(target);
   /** How many users GET /users?q= finds for an e-mail address (the whole address: at most one). */
   const usersWithEmail = async (email: string) => {
     const res = await api().get("/users").query({ q: email });

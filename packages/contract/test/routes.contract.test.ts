@@ -22,10 +22,10 @@ import {
   UserList,
 } from "../src/index.ts";
 import {
+  checkContext,
   createOrder,
   createProduct,
   createUser,
-  dbOf,
   expectIncluded,
   expectJson,
   expectPageOf,
@@ -44,13 +44,10 @@ import {
   userJson,
 } from "./support/http-asserts.ts";
 import * as cases from "./support/route-cases.ts";
-import { checksNeeding, contract, http, targets } from "./targets.ts";
+import { contract, targets } from "./targets.ts";
 
 describe.each(targets)("$name", (target) => {
-  const api = () => http(target);
-  const db = dbOf(target);
-  /** Checks that compare with the target's database, and checks that forge tokens with its secret. */
-  const { itDb, itSecret } = checksNeeding(target);
+  const { api, db, itDb, itSecret } = checkContext(target);
   /** DELETE /<resource>/:id answers 204 with no body; then GET answers 404 and the row is gone from the table. */
   const expectDeleted = async (resource: "users" | "products", id: string) => {
     const res = await api().delete(`/${resource}/${id}`);

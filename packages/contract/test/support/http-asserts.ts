@@ -6,7 +6,7 @@ import type { Response } from "supertest";
 import { expect } from "vitest";
 import { z } from "zod";
 import { Order, PROBLEMS, Problem, type ProblemKind, Product, REQUEST_ID_PATTERN, User } from "../../src/index.ts";
-import { type contract, http } from "../targets.ts";
+import { checksNeeding, type contract, http } from "../targets.ts";
 
 export type Target = (typeof contract.targets)[number];
 
@@ -152,6 +152,14 @@ export function asResponse(raw: SocketResponse, method: string, path: string): R
 // ---- the target's database ----------------------------------------------------------------------------------
 
 /** Queries the target's own database (only the suite's own targets have one). */
+/**
+ * What a check of `target` works with: `api()`, a supertest client for it; `db`, SQL on its database; `itDb` and
+ * `itSecret`, \`it\` for checks that need its database or its JWT secret (skipped with a reason when the run has not).
+ */
+export function checkContext(target: Target) {
+  return { api: () => http(target), db: dbOf(target), ...checksNeeding(target) };
+}
+
 export function dbOf(target: Target) {
   return async <T extends Record<string, unknown> = Record<string, unknown>>(text: string, params: unknown[] = []) => {
     if (!target.databaseUrl) throw new Error(`${target.name} has no database the suite can read (URL mode)`);
