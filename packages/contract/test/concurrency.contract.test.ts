@@ -151,12 +151,18 @@ describe.each(targets)("$name", (target: Target) => {
   });
 
   describe("idempotency keys on POST /orders", () => {
+    /** A first POST /orders of `quantity` of `productId` under a fresh key (`label` names it); it must answer `status`. */
+    async function firstKeyedOrder(label: string, productId: string, quantity: number, status: number) {
+      const key = `contract-${label}-${randomUUID()}`;
+      const body = { userId: buyerId, productId, quantity };
+      const first = await orderWithKey(target, key, body);
+      expect(first.status, JSON.stringify(first.body)).toBe(status);
+      return { key, body, first };
+    }
+
     it("replays the first response (status, body and location) to a retry with the same key and body, and takes the stock once", async () => {
       const product = await createProduct(target, 20);
-      const key = `contract-replay-${randomUUID()}`;
-      const body = { userId: buyerId, productId: product.id, quantity: 3 };
-      const first = await orderWithKey(target, key, body);
-      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      const { key, body, first } = await firstKeyedOrder("replay", product.id, 3, 201);
       const retry = await orderWithKey(target, key, body);
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(first.body);
@@ -215,10 +221,7 @@ describe.each(targets)("$name", (target: Target) => {
     });
 
     it("replays a 409 to a retry of a key whose first request found the product out of stock", async () => {
-      const key = `contract-sold-out-${randomUUID()}`;
-      const body = { userId: buyerId, productId: fixtureProducts.outOfStock.id, quantity: 1 };
-      const first = await orderWithKey(target, key, body);
-      expect(first.status, JSON.stringify(first.body)).toBe(409);
+      const { key, body, first } = await firstKeyedOrder("sold-out", fixtureProducts.outOfStock.id, 1, 409);
       expectConflict(first);
       expect(first.body.errors?.map((e: { path: string }) => e.path)).toEqual(["body.quantity"]);
       const retry = await orderWithKey(target, key, body);
@@ -231,10 +234,7 @@ describe.each(targets)("$name", (target: Target) => {
 
     it("keeps answering that 409 to the key after the product is restocked, while a new request succeeds", async () => {
       const product = await createProduct(target, 0);
-      const key = `contract-restocked-${randomUUID()}`;
-      const body = { userId: buyerId, productId: product.id, quantity: 1 };
-      const first = await orderWithKey(target, key, body);
-      expect(first.status, JSON.stringify(first.body)).toBe(409);
+      const { key, body, first } = await firstKeyedOrder("restocked", product.id, 1, 409);
       await http(target).patch(`/products/${product.id}`).send({ stock: 5 }).expect(200);
       const retry = await orderWithKey(target, key, body);
       expect(retry.status, "a retry replays the recorded answer; it is not a new attempt").toBe(409);
