@@ -56,6 +56,16 @@ describe.each(targets)("$name", (target) => {
     expectStatus(await api().get(`/${resource}/${id}`), 404);
     if (target.databaseUrl) expect(await db(`SELECT id FROM ${resource} WHERE id = $1`, [id])).toEqual([]);
   };
+  /** GET /<resource>/:id answers `row`, and so does the table, when the run can read it. */
+  const expectStored = async (resource: "users" | "products", row: User | Product) => {
+    const [schema, columns, toJson]: [typeof User | typeof Product, string, (row: Record<string, unknown>) => unknown] =
+      resource === "users" ? [User, USER_COLUMNS, userJson] : [Product, PRODUCT_COLUMNS, productJson];
+    expect(expectJson(await api().get(`/${resource}/${row.id}`), 200, schema)).toEqual(row);
+    if (target.databaseUrl) {
+      const rows = await db(`SELECT ${columns} FROM ${resource} WHERE id = $1`, [row.id]);
+      expect(rows.map(toJson)).toEqual([row]);
+    }
+  };
   const ids = async (text: string, params: unknown[] = []) =>
     (await db<{ id: string }>(text, params)).map((row) => row.id);
 
@@ -259,11 +269,7 @@ describe.each(targets)("$name", (target) => {
       const email = uniqueEmail("NEW");
       const moved = expectJson(await api().patch(`/users/${created.id}`).send({ email }), 200, User);
       expect(moved).toMatchObject({ id: created.id, email: email.toLowerCase(), name: "After" });
-      expect(expectJson(await api().get(`/users/${created.id}`), 200, User)).toEqual(moved);
-      if (target.databaseUrl) {
-        const rows = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [created.id]);
-        expect(rows.map(userJson)).toEqual([moved]);
-      }
+      await expectStored("users", moved);
     });
 
     it("PATCH /users/:id to the user's own current e-mail is not a conflict", async () => {
@@ -285,11 +291,7 @@ describe.each(targets)("$name", (target) => {
       const product = expectJson(res, 201, Product);
       expect(res.headers.location).toBe(`/products/${product.id}`);
       expect(product).toMatchObject({ name, description: null, priceCents: 1999, stock: 7 });
-      expect(expectJson(await api().get(`/products/${product.id}`), 200, Product)).toEqual(product);
-      if (target.databaseUrl) {
-        const rows = await db(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = $1`, [product.id]);
-        expect(rows.map(productJson)).toEqual([product]);
-      }
+      await expectStored("products", product);
     });
 
     it.each(cases.PRODUCT_EDGE_BODIES)("POST /products accepts %s", async (_, fields) => {
@@ -312,11 +314,7 @@ describe.each(targets)("$name", (target) => {
       const res = await api().patch(`/products/${created.id}`).send({ description: null, stock: 9, name: "Renamed" });
       const changed = expectJson(res, 200, Product);
       expect(changed).toMatchObject({ id: created.id, name: "Renamed", description: null, priceCents: 750, stock: 9 });
-      expect(expectJson(await api().get(`/products/${created.id}`), 200, Product)).toEqual(changed);
-      if (target.databaseUrl) {
-        const rows = await db(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = $1`, [created.id]);
-        expect(rows.map(productJson)).toEqual([changed]);
-      }
+      await expectStored("products", changed);
     });
 
     it("DELETE /products/:id answers 204 with no body, then the product is gone", async () => {
