@@ -56,15 +56,30 @@ describe.each(targets)("$name", (target) => {
     expectStatus(await api().get(`/${resource}/${id}`), 404);
     if (target.databaseUrl) expect(await db(`SELECT id FROM ${resource} WHERE id = $1`, [id])).toEqual([]);
   };
+  /** Every user or product in `items` is as its table holds it (read back by id). */
+  const expectAsInTable = async (resource: "users" | "products", items: Array<User | Product>) => {
+    const [columns, toJson]: [string, (row: Record<string, unknown>) => unknown] =
+      resource === "users" ? [USER_COLUMNS, userJson] : [PRODUCT_COLUMNS, productJson];
+    const rows = await db(`SELECT ${columns} FROM ${resource} WHERE id = ANY($1::uuid[])`, [items.map((i) => i.id)]);
+    const byId = new Map(rows.map((row) => [row.id, toJson(row)]));
+    for (const item of items) expect(item).toEqual(byId.get(item.id));
+  };
   /** GET /<resource>/:id answers `row`, and so does the table, when the run can read it. */
   const expectStored = async (resource: "users" | "products", row: User | Product) => {
-    const [schema, columns, toJson]: [typeof User | typeof Product, string, (row: Record<string, unknown>) => unknown] =
-      resource === "users" ? [User, USER_COLUMNS, userJson] : [Product, PRODUCT_COLUMNS, productJson];
-    expect(expectJson(await api().get(`/${resource}/${row.id}`), 200, schema)).toEqual(row);
-    if (target.databaseUrl) {
-      const rows = await db(`SELECT ${columns} FROM ${resource} WHERE id = $1`, [row.id]);
-      expect(rows.map(toJson)).toEqual([row]);
-    }
+    expect(expectJson(await api().get(`/${resource}/${row.id}`), 200, resource === "users" ? User : Product)).toEqual(
+      row,
+    );
+    if (target.databaseUrl) await expectAsInTable(resource, [row]);
+  };
+  /** The page of 100 (in the list order `all`) where the largest group of rows sharing one createdAt begins. */
+  const pageOfTie = async (table: "products" | "orders", all: string[]) => {
+    const [tie] = await db<{ ids: string[] }>(
+      `SELECT array_agg(id::text ORDER BY id) AS ids FROM ${table} GROUP BY created_at HAVING count(*) > 2
+       ORDER BY count(*) DESC, created_at DESC LIMIT 1`,
+    );
+    const tied = tie?.ids ?? [];
+    expect(tied.length, `the seed has ${table} sharing a createdAt`).toBeGreaterThan(2);
+    return Math.floor(all.indexOf(tied[0] as string) / 100) + 1;
   };
   const ids = async (text: string, params: unknown[] = []) =>
     (await db<{ id: string }>(text, params)).map((row) => row.id);
@@ -328,11 +343,7 @@ describe.each(targets)("$name", (target) => {
       const all = await ids(`SELECT id FROM users ${cases.NEWEST_FIRST}`);
       const body = expectJson(await api().get("/users"), 200, UserList);
       expectPageOf(body, all, 1, 20);
-      const rows = await db(`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
-        body.data.map((u) => u.id),
-      ]);
-      const byId = new Map(rows.map((row) => [row.id, userJson(row)]));
-      for (const user of body.data) expect(user).toEqual(byId.get(user.id));
+      await expectAsInTable("users", body.data);
     });
 
     itDb("pages with page and limit", async () => {
@@ -408,11 +419,7 @@ describe.each(targets)("$name", (target) => {
       const all = await ids(select(""));
       const body = expectJson(await api().get("/products"), 200, ProductList);
       expectPageOf(body, all, 1, 20);
-      const rows = await db(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE id = ANY($1::uuid[])`, [
-        body.data.map((p) => p.id),
-      ]);
-      const byId = new Map(rows.map((row) => [row.id, productJson(row)]));
-      for (const product of body.data) expect(product).toEqual(byId.get(product.id));
+      await expectAsInTable("products", body.data);
     });
 
     itDb.each(PRODUCT_SORTS)("sorts by %s, ties broken by id ascending", async (sort) => {
@@ -428,13 +435,7 @@ describe.each(targets)("$name", (target) => {
 
     itDb("breaks createdAt ties by id ascending", async () => {
       const all = await ids(select(""));
-      const [tie] = await db<{ ids: string[] }>(
-        `SELECT array_agg(id::text ORDER BY id) AS ids FROM products GROUP BY created_at HAVING count(*) > 2
-         ORDER BY count(*) DESC, created_at DESC LIMIT 1`,
-      );
-      const tied = tie?.ids ?? [];
-      expect(tied.length, "the seed has products sharing a createdAt").toBeGreaterThan(2);
-      const page = Math.floor(all.indexOf(tied[0] as string) / 100) + 1;
+      const page = await pageOfTie("products", all);
       const body = expectJson(await api().get(`/products?limit=100&page=${page}`), 200, ProductList);
       expectPageOf(body, all, page, 100);
     });
@@ -565,13 +566,7 @@ describe.each(targets)("$name", (target) => {
 
     itDb("breaks createdAt ties by id ascending", async () => {
       const all = await ids(select());
-      const [tie] = await db<{ ids: string[] }>(
-        `SELECT array_agg(id::text ORDER BY id) AS ids FROM orders GROUP BY created_at HAVING count(*) > 2
-         ORDER BY count(*) DESC, created_at DESC LIMIT 1`,
-      );
-      const tied = tie?.ids ?? [];
-      expect(tied.length, "the seed has orders sharing a createdAt").toBeGreaterThan(2);
-      const page = Math.floor(all.indexOf(tied[0] as string) / 100) + 1;
+      const page = await pageOfTie("orders", all);
       expectPageOf(expectJson(await api().get(`/orders?limit=100&page=${page}`), 200, OrderList), all, page, 100);
     });
 
