@@ -1,4 +1,5 @@
-// Number formatting shared by the Markdown and HTML reports.
+// Number formatting and table cells shared by the Markdown and HTML reports.
+import type { SummaryRow } from "../results.ts";
 import type { Interval, Spread } from "../stats.ts";
 
 export const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
@@ -49,3 +50,24 @@ export const esc = (text: string) =>
 
 /** Text as one markdown table cell. */
 export const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/**
+ * A row's two ratio cells, throughput then CPU per request against its baseline (`1.00×` on the baseline's own row);
+ * `emphasise` marks the one to quote.
+ */
+export function ratioCells(row: SummaryRow, emphasise: (text: string) => string): [string, string] {
+  if (row.target === row.baseline) return ["1.00×", "1.00×"];
+  const mark = (which: SummaryRow["headline"], text: string) => (row.headline === which ? emphasise(text) : text);
+  return [
+    mark("throughput", ratioWithInterval(row.rpsRatio)),
+    mark("cpu-per-request", ratioWithInterval(row.cpuRatio)),
+  ];
+}
+
+/** What a row says of the server: failed answers, peak memory, CPU, CPU per request. */
+export const serverCells = (row: SummaryRow) => [
+  `${row.non2xx} / ${row.errors}`,
+  mb(row.peakRssBytes.median),
+  pct(row.serverCpuCores.median),
+  num(row.cpuMicrosPerRequest.median),
+];

@@ -2,7 +2,19 @@
 // a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
 
 import type { Results, SummaryRow } from "../results.ts";
-import { esc, isNum, mb, ms, num, pct, ratioWithInterval, times, withRange } from "./format.ts";
+import {
+  esc,
+  isNum,
+  mb,
+  ms,
+  num,
+  pct,
+  ratioCells,
+  ratioWithInterval,
+  serverCells,
+  times,
+  withRange,
+} from "./format.ts";
 import { capacityHtml, curveHtml, limitsText } from "./load-shapes.ts";
 import { profilesHtml } from "./profiles.ts";
 
@@ -135,9 +147,6 @@ function memoryChart(r: Results): string {
 }
 
 /** The ratio a reader should quote is bold. */
-const mark = (row: SummaryRow, which: SummaryRow["headline"], text: string) =>
-  row.headline === which ? `<strong title="${esc(row.headlineReason)}">${text}</strong>` : text;
-
 function table(rows: SummaryRow[], database: boolean): string {
   const head = [
     "implementation",
@@ -165,16 +174,12 @@ function table(rows: SummaryRow[], database: boolean): string {
       : "";
     const cells = [
       withRange(row.rps) + flag,
-      row.target === row.baseline ? "1.00×" : mark(row, "throughput", ratioWithInterval(row.rpsRatio)),
-      row.target === row.baseline ? "1.00×" : mark(row, "cpu-per-request", ratioWithInterval(row.cpuRatio)),
+      ...ratioCells(row, (text) => `<strong title="${esc(row.headlineReason)}">${text}</strong>`),
       ms(row.p50.median),
       ms(row.p90.median),
       ms(row.p99.median),
       ms(row.max.median),
-      `${row.non2xx} / ${row.errors}`,
-      mb(row.peakRssBytes.median),
-      pct(row.serverCpuCores.median),
-      num(row.cpuMicrosPerRequest.median),
+      ...serverCells(row),
       database ? num(row.postgresMicrosPerRequest.median) : "–",
       pct(row.loadGeneratorCpuCores.median) + flag,
     ];

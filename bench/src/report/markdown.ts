@@ -1,6 +1,17 @@
 // results.md: the run's context, then one table per scenario, ready to paste into a README.
 import type { Results, SummaryRow } from "../results.ts";
-import { escapeCell, mb, ms, num, pct, precisionOf, ratioWithInterval, withRange } from "./format.ts";
+import {
+  escapeCell,
+  mb,
+  ms,
+  num,
+  pct,
+  precisionOf,
+  ratioCells,
+  ratioWithInterval,
+  serverCells,
+  withRange,
+} from "./format.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
 import { profilesMarkdown } from "./profiles.ts";
 
@@ -31,9 +42,6 @@ const header =
 const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
 
 /** The ratio to quote is bold. */
-const mark = (row: SummaryRow, which: SummaryRow["headline"], text: string) =>
-  row.headline === which && text !== "–" ? `**${text}**` : text;
-
 export function tableRow(row: SummaryRow, database = false): string {
   const name = row.role === "baseline" ? `*${row.target}* (baseline)` : row.target;
   if (row.status === "failed") {
@@ -47,15 +55,11 @@ export function tableRow(row: SummaryRow, database = false): string {
   return [
     name,
     `${withRange(row.rps)}${flag}${short}${disturbed}`,
-    isLimit ? "1.00×" : mark(row, "throughput", ratioWithInterval(row.rpsRatio)),
-    isLimit ? "1.00×" : mark(row, "cpu-per-request", ratioWithInterval(row.cpuRatio)),
+    ...ratioCells(row, (text) => (text !== "–" ? `**${text}**` : text)),
     isLimit ? "–" : `${precisionOf(headlineRatio)}, n=${headlineRatio.n}`,
     ms(row.p50.median),
     ms(row.p99.median),
-    `${row.non2xx} / ${row.errors}`,
-    mb(row.peakRssBytes.median),
-    pct(row.serverCpuCores.median),
-    num(row.cpuMicrosPerRequest.median),
+    ...serverCells(row),
     database
       ? `${num(row.postgresMicrosPerRequest.median)}${row.beatsBaselineOnPostgres ? ` ${PG_CHEAPER}` : ""}`
       : "–",
