@@ -51,7 +51,8 @@ def hash_password_sync(password: str, salt: bytes | None = None) -> str:
 
 
 def verify_password_sync(password: str, stored: str | None) -> bool:
-    """A null or malformed hash still spends one scrypt (on the dummy hash) and fails."""
+    """A missing hash, or one not of the scrypt shape, still spends one scrypt (on the dummy hash) and fails;
+    a scrypt-shaped hash whose parameters do not parse fails at once."""
     parts = (stored or DUMMY_HASH).split("$")
     valid = stored is not None and len(parts) == 6 and parts[0] == "scrypt"
     _, n, r, p, salt_b64, hash_b64 = parts if valid else DUMMY_HASH.split("$")

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from app import security
 from app.problems import ProblemError
 from app.security import hash_password_sync, issue_token, verify_bearer, verify_password_sync
 
@@ -60,15 +61,25 @@ def test_no_hash_or_a_malformed_one_never_verifies(stored: str | None) -> None:
     assert not verify_password_sync("anything", stored)
 
 
-def test_an_unknown_user_costs_one_scrypt_like_a_wrong_password() -> None:
-    def timed(stored: str | None) -> float:
-        started = time.perf_counter()
-        verify_password_sync("wrong-password", stored)
-        return time.perf_counter() - started
+@pytest.mark.parametrize("stored", [None, "", "bcrypt$x", "scrypt$16384$8$1$AAAA"])
+def test_an_unknown_user_or_a_bad_hash_costs_one_scrypt_like_a_wrong_password(
+    stored: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The work is compared, not the clock: one scrypt at the real cost (N, r, p, key length) either way."""
+    calls: list[tuple[int, int, int, int]] = []
+    real = security._scrypt
 
-    unknown = min(timed(None) for _ in range(3))
-    wrong = min(timed(NODE_HASH) for _ in range(3))
-    assert unknown > wrong / 3, f"unknown e-mail took {unknown:.3f}s, wrong password {wrong:.3f}s"
+    def counted(password: str, salt: bytes, n: int, r: int, p: int, length: int) -> bytes:
+        calls.append((n, r, p, length))
+        return real(password, salt, n, r, p, length)
+
+    monkeypatch.setattr(security, "_scrypt", counted)
+    assert not verify_password_sync("wrong-password", NODE_HASH)
+    wrong_password = calls.copy()
+    calls.clear()
+    assert not verify_password_sync("wrong-password", stored)
+    assert wrong_password == [(16384, 8, 1, 64)]
+    assert calls == wrong_password
 
 
 def test_a_token_is_byte_for_byte_what_jose_signs() -> None:

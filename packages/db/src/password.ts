@@ -22,7 +22,10 @@ export async function hashPassword(password: string, salt: Buffer = randomBytes(
 // login with an unknown email takes as long as one with a wrong password.
 const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString("base64")}$${Buffer.alloc(64).toString("base64")}`;
 
-/** Checks a password against a stored hash; a null or malformed hash still spends one scrypt and fails. */
+/**
+ * Checks a password against a stored hash. A missing hash, or one not of the scrypt shape, still spends one
+ * scrypt (on the dummy hash) and fails; a scrypt-shaped hash whose parameters do not parse fails at once.
+ */
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const parts = (stored ?? DUMMY_HASH).split("$");
   const valid = parts.length === 6 && parts[0] === "scrypt";

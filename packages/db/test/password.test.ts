@@ -1,0 +1,46 @@
+// The login's answer must not tell an unknown e-mail from a wrong password by its cost: the work is compared
+// (the scrypt calls and their parameters), never the clock.
+import * as crypto from "node:crypto";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { hashPassword, SCRYPT_PARAMS, verifyPassword } from "../src/password.ts";
+
+vi.mock("node:crypto", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:crypto")>();
+  return { ...actual, scrypt: vi.fn(actual.scrypt) };
+});
+
+const scrypt = vi.mocked(crypto.scrypt);
+/** What each scrypt call cost: key length and N, r, p. */
+const costs = () => scrypt.mock.calls.map(([, , keylen, options]) => ({ keylen, ...(options as object) }));
+
+describe("verifyPassword", () => {
+  let stored: string;
+  beforeEach(async () => {
+    stored = await hashPassword("right password");
+    scrypt.mockClear();
+  });
+
+  it("accepts the right password and refuses a wrong one, at one scrypt each", async () => {
+    expect(await verifyPassword("right password", stored)).toBe(true);
+    expect(await verifyPassword("wrong password", stored)).toBe(false);
+    expect(scrypt).toHaveBeenCalledTimes(2);
+  });
+
+  it.each([
+    ["no user (null)", null],
+    ["no user (undefined)", undefined],
+    ["an empty hash", ""],
+    ["another algorithm's hash", "bcrypt$x"],
+    ["a hash with a part missing", "scrypt$16384$8$1$AAAA"],
+  ])("spends the same scrypt on %s as on a wrong password, and refuses", async (_, hash) => {
+    await verifyPassword("wrong password", stored);
+    const wrongPassword = costs();
+    scrypt.mockClear();
+
+    expect(await verifyPassword("wrong password", hash)).toBe(false);
+    expect(wrongPassword).toEqual([
+      expect.objectContaining({ keylen: SCRYPT_PARAMS.keyLength, N: SCRYPT_PARAMS.N, r: SCRYPT_PARAMS.r, p: 1 }),
+    ]);
+    expect(costs()).toEqual(wrongPassword);
+  });
+});
