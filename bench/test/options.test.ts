@@ -175,7 +175,6 @@ describe("options", () => {
   });
 
   it("the CLI prints the message and usage and exits 2 before starting anything", () => {
-    const started = Date.now();
     const result = spawnSync(process.execPath, [CLI, "--connections", "7"], {
       encoding: "utf8",
       env: { ...process.env, PG_PROVIDER: "embedded" },
@@ -183,7 +182,7 @@ describe("options", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('error: --connections must be one of 25, 100, 200, 300, got "7"');
     expect(result.stderr).toContain("usage: pnpm bench");
+    // Nothing was started: no PostgreSQL was provisioned for a command line that cannot run.
     expect(result.stderr).not.toContain("postgres:");
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

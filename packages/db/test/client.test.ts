@@ -55,16 +55,14 @@ describe("createPrismaClient", () => {
     const { port } = silent.address() as net.AddressInfo;
     const prisma = createPrismaClient({ connectionString: `postgres://nobody:secret@127.0.0.1:${port}/none` });
     try {
-      const started = Date.now();
       const error = await prisma.$queryRawUnsafe("SELECT 1").then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(Error);
-      // Bounded by the connect timeout, not the pool's much longer wait (generous margin for a busy machine).
-      expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 5_000);
-      // node-postgres's connect timeout, which packages/core's isDatabaseUnavailable reads as "unreachable" (a
-      // 503; tested there).
+      // The connect timeout fired, not the pool's much longer wait (which says "timeout exceeded when trying to
+      // connect"): node-postgres's message, which packages/core's isDatabaseUnavailable reads as "unreachable"
+      // (a 503; tested there).
       expect(String(error)).toBe("Error: timeout expired");
     } finally {
       await prisma.$disconnect();
