@@ -8,7 +8,7 @@
 //   Fastify  /products, /products/:id                                     apps/fastify/src/routes/products.ts (moved)
 //   Express  /users, /users/:id, /orders, /orders/:id, /auth/*            apps/express/src/routes/*.ts (mounted)
 
-import type { AppConfig } from "@api-ref/core";
+import type { AppConfig, DataAccess } from "@api-ref/core";
 import { appPlugins, serverOptions } from "@api-ref/fastify/app";
 import { metaRoutes } from "@api-ref/fastify/routes/meta";
 import { productRoutes } from "@api-ref/fastify/routes/products";
@@ -23,17 +23,19 @@ export const FRAMEWORK = "express-to-fastify";
 export interface AppOptions {
   config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
     Partial<Pick<AppConfig, "dataAccessMode">>;
+  /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
+  dataAccess?: DataAccess;
 }
 
 /** The API as a Fastify plugin (fastify-plugin, so that its hooks and handlers apply to the whole instance). */
 export const app = fp<AppOptions & { logger: Logger }>(
-  async (fastify, { config, logger }) => {
+  async (fastify, { config, dataAccess, logger }) => {
     fastify.setValidatorCompiler(validatorCompiler);
     fastify.setSerializerCompiler(serializerCompiler);
 
     // The Fastify app's plugins (data access, request id, metrics, JSON body, strict paths, errors and 404), the
     // metrics labelled with the Express route that answered when no Fastify route did.
-    await fastify.register(appPlugins, { config, framework: FRAMEWORK, routeOf: expressRoute });
+    await fastify.register(appPlugins, { config, dataAccess, framework: FRAMEWORK, routeOf: expressRoute });
     // The Express routers, in an onRequest hook: after the request id, before Fastify reads a body. At the root
     // (fastify-plugin), because to Fastify /users is a path it has no route for: only hooks of the root instance
     // run on its not-found route, which is where Express must get the request.
