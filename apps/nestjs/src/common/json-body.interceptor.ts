@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import {
   BODY_LIMIT_BYTES,
-  isJsonBody,
+  hasNonJsonBody,
   isJsonContentType,
   malformedJson,
   parseJsonBody,
@@ -19,13 +19,10 @@ import getRawBody from "raw-body";
 import type { Observable } from "rxjs";
 import { rawRequestOf } from "./http.ts";
 
-const hasBody = (headers: IncomingMessage["headers"]) =>
-  headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
-
 /** 415 for other media types, 413 past 1 MiB, 400 for malformed JSON and prototype-poisoning keys. */
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const contentType = req.headers["content-type"];
-  if (hasBody(req.headers) && !isJsonBody(req.headers)) throw unsupportedMediaType();
+  if (hasNonJsonBody(req.headers)) throw unsupportedMediaType();
   if (!isJsonContentType(contentType)) return undefined;
   let bytes: Buffer;
   try {
