@@ -83,6 +83,17 @@ export interface CellResult {
   oomKilled?: boolean;
   /** --profile: the server's CPU profile over this cell's measured part (relative to the results directory). */
   profile?: string;
+  /**
+   * duet: the pair this cell was measured in — both cells of a pair share `id` and ran at the same time — and the
+   * target on the other side.
+   */
+  pair?: { id: string; with: string };
+  /**
+   * duet: the cell's control group over its measured part, from the kernel's own accounting (cpuacct, in
+   * nanoseconds): the server and, where PostgreSQL is a local process, the database backends serving it. `cpuSeconds`
+   * / completed requests is the cell's CPU per request; `usedShare` is that CPU over the quota's (1 = saturated).
+   */
+  group?: { cpuSeconds: number; quotaCores: number; usedShare: number; backends: number };
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
   note?: string;
 }
@@ -165,6 +176,34 @@ export interface SplitRow {
   headline: SummaryRow["headline"];
 }
 
+/**
+ * How the cells of a ratio were measured. sequential: one target at a time, paired repeat by repeat with its
+ * baseline measured in the same round. duet: the target and its baseline at the same time, each in its own
+ * control group with the same CPU quota and its own load generator; each pair is one cell of each (`pair`).
+ */
+export type Pairing = "sequential" | "duet";
+
+/**
+ * The A/A line of one scenario and connection count: the limit baseline measured against a second process of
+ * itself (its twin, named `<baseline>~aa`), through the same path as every target. The true ratio is 1, so its
+ * interval is this run's resolving power: differences under ±halfWidth cannot be told apart here.
+ */
+export interface AaLine {
+  scenario: ScenarioName;
+  connections: number;
+  baseline: string;
+  twin: string;
+  /** Which figure the ratio is in (the run's headline metric for this scenario). */
+  metric: SummaryRow["headline"];
+  /** twin ÷ baseline, with its 95% interval. */
+  ratio: Interval;
+  /**
+   * ok: the interval contains 1; biased: it excludes 1 (the run fails its precision check: something other than
+   * the code told the two copies apart); inconclusive: no interval (fewer than two pairs) or the twin failed.
+   */
+  verdict: "ok" | "biased" | "inconclusive";
+}
+
 export interface Results {
   schemaVersion: 2;
   startedAt: string;
@@ -184,6 +223,15 @@ export interface Results {
   cells: CellResult[];
   summary: SummaryRow[];
   split: SplitRow[];
+  /** How ratios were measured (absent in runs written before the option existed: sequential). */
+  pairing?: Pairing;
+  /** The A/A lines (absent in runs written before they existed). */
+  aa?: AaLine[];
+  /**
+   * The run's resolving power: the widest A/A half-width over its scenarios (NaN when none has an interval);
+   * differences smaller than this cannot be told from noise in this run.
+   */
+  resolution?: number;
   /**
    * --cpus / --memory: the limits every server ran under (all its processes together), and how; absent when
    * the servers ran unlimited.

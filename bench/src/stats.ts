@@ -125,3 +125,21 @@ export function pairedInterval(values: readonly number[], baselines: readonly nu
     n,
   };
 }
+
+/**
+ * What a ratio's interval lets a reader say, with `band` the smallest difference this run can tell apart (the
+ * wider of the wanted precision and the run's A/A half-width):
+ *  - higher / lower: the whole 95% interval lies above / below 1, by more than `band` at its value;
+ *  - even: the interval contains 1 (or the difference is within `band`) and is no wider than ±band;
+ *  - can't tell: anything else — no interval (one pair), or an interval too wide to decide.
+ */
+export type Difference = "higher" | "lower" | "even" | "can't tell";
+
+export function differenceOf(interval: Pick<Interval, "value" | "low" | "high" | "halfWidth">, band: number): Difference {
+  const { value, low, high, halfWidth } = interval;
+  if (![value, low, high, halfWidth].every(Number.isFinite) || value <= 0) return "can't tell";
+  const beyondBand = Math.abs(Math.log(value)) > Math.log(1 + band);
+  if (low > 1 && beyondBand) return "higher";
+  if (high < 1 && beyondBand) return "lower";
+  return halfWidth <= band ? "even" : "can't tell";
+}
