@@ -16,7 +16,13 @@ import type { Results } from "./results.ts";
 import { runBench } from "./run.ts";
 import { measuredSeconds, plannedCellsPerTarget } from "./runner/scenario.ts";
 import { connectionsFor, scenarios } from "./scenarios.ts";
-import { targetsOfScenario } from "./targets.ts";
+import { measurementsPerRound, targetsOfScenario } from "./targets.ts";
+
+// --compare reads two finished runs and measures nothing (src/compare.ts).
+if (process.argv.some((arg) => arg === "--compare" || arg.startsWith("--compare="))) {
+  const { compareCli } = await import("./compare.ts");
+  process.exit(await compareCli(process.argv.slice(2)));
+}
 
 function usageError(message: string): never {
   process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
@@ -26,7 +32,7 @@ function usageError(message: string): never {
 /** How long a run is expected to take, in seconds (at its least repeats, and at its most). */
 function estimate(bench: BenchOptions) {
   const plan = bench.scenarios.map((s) => ({
-    targets: targetsOfScenario(bench, s).length,
+    targets: measurementsPerRound(bench, s),
     connections: connectionsFor(scenarios[s], bench.connections).length,
     durationS: measuredSeconds(s, bench),
   }));
@@ -71,7 +77,17 @@ async function measure(bench: BenchOptions, dir: string | undefined) {
   const unstarted = results.targets.filter((t) => t.error);
   for (const t of unstarted) log(`FAILED: ${t.name}: ${t.error}`);
   for (const f of failed) log(`FAILED: ${f.scenario} on ${f.target}: ${f.failure}`);
-  return { results, files, ok: failed.length === 0 && unstarted.length === 0 };
+  // The A/A check: two copies of one server told apart means something other than the code decided the figures.
+  // A smoke run's half-second cells decide nothing, so there it is reported, not failed.
+  const biased = (results.aa ?? []).filter((line) => line.verdict === "biased");
+  for (const line of biased) {
+    const { value, low, high } = line.ratio;
+    log(
+      `${bench.smoke ? "note" : "FAILED"}: A/A check on ${line.scenario} @${line.connections}: ${line.twin} ÷ ${line.baseline} = ${value.toFixed(3)}× (${low.toFixed(3)}–${high.toFixed(3)}) excludes 1: two copies of one server were told apart${bench.smoke ? " (a smoke run decides nothing)" : "; this run fails its precision check"}`,
+    );
+  }
+  const precise = bench.smoke || biased.length === 0;
+  return { results, files, ok: failed.length === 0 && unstarted.length === 0 && precise };
 }
 
 const started = performance.now();

@@ -13,6 +13,8 @@ export interface ResourceLimits {
   /** CPU quota in cores (0.5 = 50 ms of CPU time per 100 ms period, across all the server's processes). */
   cpus?: number;
   memoryBytes?: number;
+  /** The quota's period in µs (default 100 ms, as Docker's): a shorter one throttles in smaller steps. */
+  periodUs?: number;
 }
 
 const CGROUP_ROOT = "/sys/fs/cgroup";
@@ -20,7 +22,7 @@ const PERIOD_US = 100_000;
 
 export class LimitsUnavailable extends Error {}
 
-type Layout = { version: 2; parent: string } | { version: 1; cpu: string; memory: string };
+type Layout = { version: 2; parent: string } | { version: 1; cpu: string; memory: string; cpuacct: string };
 
 /** Where this process's own group is in a hierarchy mounted at `mount` (from /proc/self/cgroup). */
 function ownGroup(mount: string, controller: string | undefined): string {
@@ -71,15 +73,33 @@ export function detectLayout(): Layout | { error: string } {
       error: `cgroup v1: cannot create groups in ${cpu} and ${memory} (run as root, with /sys/fs/cgroup writable)`,
     };
   }
-  return { version: 1, cpu, memory };
+  // CPU accounting: in the cpu hierarchy where cpu and cpuacct are mounted together, else in cpuacct's own.
+  const acctMount = join(CGROUP_ROOT, "cpuacct");
+  const cpuacct = existsSync(join(cpu, "cpuacct.usage"))
+    ? cpu
+    : existsSync(join(acctMount, "cpuacct.usage"))
+      ? ownGroup(acctMount, "cpuacct")
+      : "";
+  if (cpuacct && cpuacct !== cpu && !writable(cpuacct)) {
+    return { error: `cgroup v1: cannot create groups in ${cpuacct} (run as root, with /sys/fs/cgroup writable)` };
+  }
+  return { version: 1, cpu, memory, cpuacct };
 }
 
 export interface LimitGroup {
   name: string;
-  /** The group directories (one for v2; cpu and memory for v1). */
+  /** The group directories (one for v2; cpu, memory and cpuacct for v1). */
   dirs: string[];
   /** OOM kills in the group so far. */
   oomKills(): number;
+  /** CPU seconds used by every process in the group since it was made (the kernel's accounting); NaN if none. */
+  cpuSeconds(): number;
+  /** The CPU quota in cores, or undefined without one. */
+  quotaCores: number | undefined;
+  /** Moves a process started elsewhere (a PostgreSQL backend) into the group's CPU quota and accounting. */
+  adopt(pid: number): boolean;
+  /** Moves every adopted process that is still in the group back where the bench's own processes are. */
+  releaseAdopted(): void;
 }
 
 const readCounter = (file: string, key: string): number => {
@@ -114,6 +134,10 @@ export class ServerLimits {
     process.once("SIGTERM", this.onSignal);
   }
 
+  get periodUs(): number {
+    return this.limits.periodUs ?? PERIOD_US;
+  }
+
   get description(): string {
     return this.layout.version === 2
       ? `cgroup v2 under ${this.layout.parent}`
@@ -123,7 +147,7 @@ export class ServerLimits {
   /** A new group for one server, its limits set. */
   create(server: string): LimitGroup {
     const name = `api-ref-bench-${process.pid}-${server.replace(/[^\w-]/g, "_")}`;
-    const quota = this.limits.cpus === undefined ? undefined : Math.round(this.limits.cpus * PERIOD_US);
+    const quota = this.limits.cpus === undefined ? undefined : Math.round(this.limits.cpus * this.periodUs);
     const memory = this.limits.memoryBytes;
     const group =
       this.layout.version === 2
@@ -140,26 +164,62 @@ export class ServerLimits {
     } catch {}
     const dir = join(parent, name);
     mkdirSync(dir);
-    if (quota !== undefined) writeFileSync(join(dir, "cpu.max"), `${quota} ${PERIOD_US}`);
+    if (quota !== undefined) writeFileSync(join(dir, "cpu.max"), `${quota} ${this.periodUs}`);
     if (memory !== undefined) {
       writeFileSync(join(dir, "memory.max"), String(memory));
       if (existsSync(join(dir, "memory.swap.max"))) writeFileSync(join(dir, "memory.swap.max"), "0");
     }
-    return { name, dirs: [dir], oomKills: () => readCounter(join(dir, "memory.events"), "oom_kill") };
+    return {
+      name,
+      dirs: [dir],
+      oomKills: () => readCounter(join(dir, "memory.events"), "oom_kill"),
+      // cpu.stat's usage_usec is kept whether or not the cpu controller is enabled.
+      cpuSeconds: () => readCounter(join(dir, "cpu.stat"), "usage_usec") / 1e6,
+      ...this.adoption([dir], [parent], quota),
+    };
+  }
+
+  /** adopt/releaseAdopted over the groups a moved process joins (its CPU quota and accounting). */
+  private adoption(dirs: string[], parents: string[], quota: number | undefined) {
+    const adopted = new Set<number>();
+    return {
+      quotaCores: quota === undefined ? undefined : quota / this.periodUs,
+      adopt: (pid: number) => {
+        try {
+          for (const dir of dirs) writeFileSync(join(dir, "cgroup.procs"), String(pid));
+          adopted.add(pid);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      releaseAdopted: () => {
+        for (const pid of adopted) {
+          for (const parent of parents) {
+            try {
+              writeFileSync(join(parent, "cgroup.procs"), String(pid));
+            } catch {}
+          }
+        }
+        adopted.clear();
+      },
+    };
   }
 
   private createV1(
-    layout: { cpu: string; memory: string },
+    layout: { cpu: string; memory: string; cpuacct: string },
     name: string,
     quota: number | undefined,
     memory: number | undefined,
   ): LimitGroup {
     const cpu = join(layout.cpu, name);
     const mem = join(layout.memory, name);
+    const acct = layout.cpuacct && layout.cpuacct !== layout.cpu ? join(layout.cpuacct, name) : undefined;
     mkdirSync(cpu);
     mkdirSync(mem);
+    if (acct) mkdirSync(acct);
     if (quota !== undefined) {
-      writeFileSync(join(cpu, "cpu.cfs_period_us"), String(PERIOD_US));
+      writeFileSync(join(cpu, "cpu.cfs_period_us"), String(this.periodUs));
       writeFileSync(join(cpu, "cpu.cfs_quota_us"), String(quota));
     }
     if (memory !== undefined) {
@@ -169,7 +229,15 @@ export class ServerLimits {
         writeFileSync(join(mem, "memory.memsw.limit_in_bytes"), String(memory));
       } catch {}
     }
-    return { name, dirs: [cpu, mem], oomKills: () => readCounter(join(mem, "memory.oom_control"), "oom_kill") };
+    const usage = layout.cpuacct ? join(acct ?? cpu, "cpuacct.usage") : undefined;
+    const cpuDirs = acct ? [cpu, acct] : [cpu];
+    return {
+      name,
+      dirs: [cpu, mem, ...(acct ? [acct] : [])],
+      oomKills: () => readCounter(join(mem, "memory.oom_control"), "oom_kill"),
+      cpuSeconds: () => (usage ? Number(readFileSync(usage, "utf8")) / 1e9 : Number.NaN),
+      ...this.adoption(cpuDirs, acct ? [layout.cpu, layout.cpuacct] : [layout.cpu], quota),
+    };
   }
 
   /**
@@ -193,6 +261,8 @@ export class ServerLimits {
     process.off("SIGINT", this.onSignal);
     process.off("SIGTERM", this.onSignal);
     for (const group of this.groups.splice(0)) {
+      // Adopted processes (PostgreSQL's backends) are not the server's: they go back, and are not killed.
+      group.releaseAdopted();
       for (const dir of group.dirs) removeGroup(dir);
     }
   }

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseScale } from "@api-ref/db/seed";
 import { type Implementation, implementations, optionsConfig } from "@api-ref/harness";
+import type { Pairing } from "./results.ts";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "./scenarios.ts";
 import { BASELINES, implementationNamed } from "./targets.ts";
 
@@ -55,7 +56,29 @@ export interface BenchOptions {
   profile: boolean;
   /** Where results go (default bench/results/<timestamp>). */
   outDir: string | undefined;
+  /**
+   * How each ratio's two sides are measured: one after the other (sequential), or at the same time under equal
+   * CPU quotas (duet). `pairingAsked`: given on the command line (then a machine that cannot do it refuses;
+   * the default falls back to sequential and says so).
+   */
+  pairing: Pairing;
+  pairingAsked: boolean;
+  /** duet: the CPU quota of each side's control group, in cores. */
+  duetCpus: number;
+  /** --disturb N: N synthetic CPU hogs during the run (the precision study's disturbance); undefined: none. */
+  disturb: number | undefined;
+  /** --handicap-twin: the A/A twin runs with V8's optimising compilers off, to show that the A/A check catches a slowed copy. */
+  handicapTwin: boolean;
 }
+
+export const PAIRINGS = ["sequential", "duet"] as const;
+/** The default pairing, chosen by the precision study (bench/results/precision-study/README.md). */
+export const DEFAULT_PAIRING: Pairing = "duet";
+/**
+ * duet: each side's CPU quota. Two sides at 0.4 of a core leave 1.2 cores of this 2-core machine to their two load
+ * generators and PostgreSQL's shared work, so that both sides stay saturated (the precision study).
+ */
+export const DEFAULT_DUET_CPUS = 0.4;
 
 export class UsageError extends Error {}
 
@@ -138,6 +161,13 @@ export const USAGE = `usage: pnpm bench [options]
   --profile                  CPU profile of each server over every measured cell: flame graphs and the top functions
                              by layer in the report (Node: the inspector's sampler; FastAPI: py-spy, if installed)
   --out DIR                  results directory, relative to where pnpm was run (default bench/results/<timestamp>)
+  --pairing MODE             duet (default): each target at the same time as its baseline, each in its own control
+                             group with an equal CPU quota, ratios of requests per CPU-second; sequential: one target
+                             at a time (absolute throughput and latency)
+  --duet-cpus C              duet: the CPU quota of each side, in cores (default ${DEFAULT_DUET_CPUS})
+  --disturb N                run N bursty CPU hogs during the run (a reproducible busy machine, for precision studies)
+  --handicap-twin            start the A/A twin with V8's optimising compilers off: the run must then fail its A/A check
+  --compare OLD [NEW]        compare two runs' ratios: faster / slower / can't tell, by both runs' A/A lines
   --preset ID                a published claim's setup, scaled to this machine, ending with "claimed vs measured
                              here" (bench/claims/published-claims.json; explicit options win)
   --claims                   every preset in one run (~23 min) and one page answering all the articles
@@ -182,8 +212,11 @@ const OPTIONS = optionsConfig(
     "pool-size",
     "verify-sample",
     "out",
+    "pairing",
+    "duet-cpus",
+    "disturb",
   ],
-  ["all", "smoke", "no-pin", "profile"],
+  ["all", "smoke", "no-pin", "profile", "handicap-twin"],
 );
 
 /** Parses argv (without node and script); throws UsageError with a message fit for a user. */
@@ -406,6 +439,42 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     );
   }
   const verifySample = integerOption("verify-sample", 1, 1000, smoke ? 12 : 24);
+  const pairingArg = str("pairing");
+  if (pairingArg !== undefined && !(PAIRINGS as readonly string[]).includes(pairingArg)) {
+    throw new UsageError(`--pairing must be one of ${PAIRINGS.join(", ")}, got "${pairingArg}"`);
+  }
+  // Fixed rates, capacity searches, profiles and servers elsewhere measure one server at a time.
+  const oneAtATime = rateList
+    ? "--rate"
+    : slo
+      ? "--slo"
+      : profile
+        ? "--profile"
+        : targets.length > 0
+          ? "--target"
+          : cpus !== undefined
+            ? "--cpus"
+            : workers > 1
+              ? "--workers"
+              : undefined;
+  if (pairingArg === "duet" && oneAtATime) {
+    throw new UsageError(
+      `--pairing duet measures two servers at once under its own quotas: it cannot be combined with ${oneAtATime} (use --pairing sequential)`,
+    );
+  }
+  const pairing = (pairingArg as Pairing | undefined) ?? (oneAtATime ? "sequential" : DEFAULT_PAIRING);
+  const duetCpus = numberOption(
+    "duet-cpus",
+    (n) => n >= 0.05 && n <= 1,
+    "a number of cores from 0.05 to 1",
+    DEFAULT_DUET_CPUS,
+  );
+  if (str("duet-cpus") !== undefined && pairing !== "duet")
+    throw new UsageError("--duet-cpus applies to --pairing duet");
+  const disturb = integerOption("disturb", 1, 16, undefined);
+  const handicapTwin = values["handicap-twin"] === true;
+  if (handicapTwin && targets.length > 0)
+    throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
   if (impls.length === 0 && targets.length === 0)
     throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
 
@@ -436,6 +505,11 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     profile,
     // Relative to where `pnpm bench` was typed (pnpm runs the script in bench/ and says where it was called from).
     outDir: str("out") === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), str("out") as string),
+    pairing,
+    pairingAsked: pairingArg !== undefined,
+    duetCpus,
+    disturb,
+    handicapTwin,
   };
 }
 

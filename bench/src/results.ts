@@ -5,7 +5,7 @@ import type { MachineInfo } from "./proc.ts";
 import type { ProfileSummary } from "./profile/recorder.ts";
 import type { CapacityResult } from "./runner/capacity.ts";
 import type { ScenarioKind, ScenarioName } from "./scenarios.ts";
-import { type Interval, pairedInterval, ratio, type Spread, spread } from "./stats.ts";
+import { type Interval, pairedInterval, productInterval, ratio, type Spread, spread } from "./stats.ts";
 import type { Verification } from "./verify.ts";
 
 /** The load generator's CPU (fraction of one core) from which a figure is flagged as possibly capped by it. */
@@ -28,6 +28,8 @@ export interface TargetInfo {
   layer?: "limit" | "data-access";
   /** Measured where it already ran (--target): no CPU or memory figures. */
   remote?: boolean;
+  /** For an A/A twin: the baseline it is a second process of. */
+  twinOf?: string;
   build?: { ms: number; ok: boolean; error?: string };
   startupMs?: number;
   idleRssBytes?: number;
@@ -225,6 +227,8 @@ export interface Results {
   split: SplitRow[];
   /** How ratios were measured (absent in runs written before the option existed: sequential). */
   pairing?: Pairing;
+  /** --disturb: the synthetic disturbance the run ran under. */
+  disturbance?: { processes: number; burstMs: number[]; gapMs: number[]; seed: number; note: string };
   /** The A/A lines (absent in runs written before they existed). */
   aa?: AaLine[];
   /**
@@ -269,12 +273,17 @@ export function countedCells(
     .sort((a, b) => a.repeat - b.repeat);
 }
 
-/** Values of two targets' cells paired by repeat (only repeats both have). */
+/**
+ * Values of two targets' cells paired: duet cells with the cell they ran beside (same `pair.id`), sequential ones
+ * by repeat (only repeats both have).
+ */
 function paired(a: CellResult[], b: CellResult[], pick: (c: CellResult) => number | undefined) {
   const values: number[] = [];
   const baselines: number[] = [];
   for (const cell of a) {
-    const other = b.find((c) => c.repeat === cell.repeat);
+    const other = cell.pair
+      ? b.find((c) => c.pair?.id === cell.pair?.id)
+      : b.find((c) => !c.pair && c.repeat === cell.repeat);
     if (!other) continue;
     values.push(pick(cell) ?? Number.NaN);
     baselines.push(pick(other) ?? Number.NaN);
@@ -284,16 +293,50 @@ function paired(a: CellResult[], b: CellResult[], pick: (c: CellResult) => numbe
 
 const rpsOf = (c: CellResult) => c.outcome?.requestsPerSecond;
 const cpuOf = (c: CellResult) => c.server?.cpuMicrosPerRequest;
+/**
+ * The CPU per request a ratio compares: in duet, the control group's (the server and the PostgreSQL backends
+ * serving it, from the kernel's accounting); otherwise the server's process tree's.
+ */
+const ratioCpuOf = (c: CellResult) =>
+  c.group && c.outcome?.completed ? (c.group.cpuSeconds * 1e6) / c.outcome.completed : cpuOf(c);
 
-/** Throughput ratio (target ÷ baseline) and CPU-per-request ratio (baseline ÷ target), paired by repeat. */
+/** Throughput ratio (target ÷ baseline) and CPU-per-request ratio (baseline ÷ target), paired (see paired()). */
 export function ratiosOf(own: CellResult[], base: CellResult[]) {
   const rps = paired(own, base, rpsOf);
-  const cpu = paired(own, base, cpuOf);
+  const cpu = paired(own, base, ratioCpuOf);
   return { rps: pairedInterval(rps.values, rps.baselines), cpu: pairedInterval(cpu.baselines, cpu.values) };
+}
+
+/**
+ * A target's ratios to a baseline. Directly where they were measured together (sequential rounds; a duet pair);
+ * in duet, a target paired with another baseline (an implementation with its data-access baseline) reaches the
+ * limit through it: implementation ÷ layer × layer ÷ limit, each from its own pairs, the intervals combined.
+ */
+export function ratiosTo(
+  cells: readonly CellResult[],
+  scenario: ScenarioName,
+  connections: number,
+  own: CellResult[],
+  baseline: string,
+) {
+  const base = countedCells(cells, scenario, connections, baseline);
+  const direct = ratiosOf(own, base);
+  const via = own.find((c) => c.pair && c.pair.with !== baseline)?.pair?.with;
+  if (direct.rps.n > 0 || direct.cpu.n > 0 || !via) return direct;
+  const middle = countedCells(cells, scenario, connections, via);
+  const first = ratiosOf(own, middle);
+  const second = ratiosOf(middle, base);
+  return { rps: productInterval(first.rps, second.rps), cpu: productInterval(first.cpu, second.cpu) };
 }
 
 /** Which ratio to quote for a target against its baseline, and why. */
 export function headlineOf(own: CellResult[], base: CellResult[], rps: Interval, cpu: Interval) {
+  if (own.some((c) => c.group) && Number.isFinite(cpu.value)) {
+    return {
+      headline: "cpu-per-request" as const,
+      reason: "duet: requests per CPU-second of each side's control group, measured at the same time",
+    };
+  }
   const saturated = [...own, ...base].some((c) => c.loadGenerator?.saturated);
   if (saturated && Number.isFinite(cpu.value)) {
     return {
@@ -339,9 +382,11 @@ export function summarise(
         (t) =>
           t.role === "implementation" ||
           t.name === scenario.baseline ||
+          t.twinOf === scenario.baseline ||
           Object.values(scenario.layers ?? {}).includes(t.name),
       );
-      const rank = (t: TargetInfo) => (t.role === "implementation" ? 2 : t.name === scenario.baseline ? 0 : 1);
+      const rank = (t: TargetInfo) =>
+        t.role === "implementation" ? 3 : t.name === scenario.baseline ? 0 : t.twinOf ? 1 : 2;
       const ordered = [...relevant].sort((a, b) => rank(a) - rank(b));
       for (const target of ordered) {
         const own = of(target.name);
@@ -359,7 +404,9 @@ export function summarise(
         const rss = spread(fig(counted, (c) => c.server?.peakRssBytes));
         const pg = spread(fig(counted, (c) => c.postgres?.cpuMicrosPerRequest));
         const none = pairedInterval([], []);
-        const ratios = baselineOk ? ratiosOf(counted, baselineCells) : { rps: none, cpu: none };
+        const ratios = baselineOk
+          ? ratiosTo(cells, scenario.name, connections, counted, scenario.baseline)
+          : { rps: none, cpu: none };
         const headline = headlineOf(counted, baselineCells, ratios.rps, ratios.cpu);
         rows.push({
           scenario: scenario.name,
@@ -405,6 +452,42 @@ export function summarise(
     }
   }
   return rows;
+}
+
+/**
+ * The A/A lines: each limit baseline's twin against it, per scenario and connection count, in the headline
+ * metric of the twin's row.
+ */
+export function aaLines(summary: SummaryRow[], targets: TargetInfo[]): AaLine[] {
+  const lines: AaLine[] = [];
+  for (const row of summary) {
+    const twin = targets.find((t) => t.name === row.target && t.twinOf === row.baseline);
+    if (!twin) continue;
+    const metric = row.headline;
+    const ratio = metric === "cpu-per-request" ? row.cpuRatio : row.rpsRatio;
+    const verdict =
+      row.status !== "ok" || !Number.isFinite(ratio.low) || !Number.isFinite(ratio.high)
+        ? "inconclusive"
+        : ratio.low <= 1 && ratio.high >= 1
+          ? "ok"
+          : "biased";
+    lines.push({
+      scenario: row.scenario,
+      connections: row.connections,
+      baseline: row.baseline,
+      twin: twin.name,
+      metric,
+      ratio,
+      verdict,
+    });
+  }
+  return lines;
+}
+
+/** The run's resolving power: the widest A/A half-width (NaN when no A/A line has an interval). */
+export function resolutionOf(lines: AaLine[]): number {
+  const widths = lines.map((l) => l.ratio.halfWidth).filter(Number.isFinite);
+  return widths.length > 0 ? Math.max(...widths) : Number.NaN;
 }
 
 /** The framework / data-access split of every implementation on every database scenario that has a layer for it. */

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import { build, type Implementation, launch, REPO_ROOT, type RunningImplementation } from "@api-ref/harness";
-import { formatBytes, type LimitGroup, ServerLimits } from "./limits.ts";
+import { Disturbance } from "./disturb.ts";
+import { formatBytes, type LimitGroup, LimitsUnavailable, ServerLimits } from "./limits.ts";
 import { LoadGenerator } from "./load/generator.ts";
 import type { BenchOptions } from "./options.ts";
 import { allowedCpus, machineInfo, pinProcess, processTree, rssBytes } from "./proc.ts";
@@ -13,11 +14,13 @@ import { flameSvg } from "./profile/flame.ts";
 import { AGENT, type ProfileKind, Profiler } from "./profile/recorder.ts";
 import { timestampDir } from "./report/write.ts";
 import {
+  aaLines,
   type CellResult,
   DISTURBANCE_CORES,
   LOADGEN_SATURATION,
   layerKey,
   type Results,
+  resolutionOf,
   type ScenarioInfo,
   splitCosts,
   summarise,
@@ -26,9 +29,9 @@ import {
 } from "./results.ts";
 import type { CapacityResult } from "./runner/capacity.ts";
 import { LOAD_TIMEOUT_S } from "./runner/cell.ts";
-import { countRows, findLocalPostmaster, postgresInfo, samplePools } from "./runner/database.ts";
+import { backendPids, countRows, findLocalPostmaster, postgresInfo, samplePools } from "./runner/database.ts";
 import { plannedCellsPerTarget, planScenario, runScenario } from "./runner/scenario.ts";
-import type { CellCounter, LiveTarget, RunIo } from "./runner/types.ts";
+import type { CellCounter, DuetContext, LiveTarget, RunIo } from "./runner/types.ts";
 import { connectionsFor, createRng, executionOrder, type Pools, type ScenarioName, scenarios } from "./scenarios.ts";
 import {
   BASELINES,
@@ -37,7 +40,9 @@ import {
   dependencyVersions,
   implDir,
   layerBaselineFor,
+  measurementsPerRound,
   pinned,
+  TWINS,
   targetsOfScenario,
 } from "./targets.ts";
 
@@ -192,6 +197,7 @@ function targetInfo(impl: Implementation, baseline: Baseline | undefined, remote
     variant: impl.variant,
     language: impl.language,
     ...(baseline ? { baselineFor: baseline.baselineFor, layer: baseline.layer } : {}),
+    ...(baseline?.twinOf ? { twinOf: baseline.twinOf } : {}),
     ...(remote ? { remote: true } : {}),
     versions: impl.language === "other" ? {} : dependencyVersions(implDir(impl)),
   };
@@ -224,9 +230,19 @@ async function buildOnce(impl: Implementation, ctx: StartContext): Promise<boole
   return info.ok;
 }
 
+/**
+ * --handicap-twin: V8 runs the twin's JavaScript in its interpreter only (--jitless would also turn off the
+ * WebAssembly that Node's TypeScript stripping runs on).
+ */
+const HANDICAP = ["--no-opt", "--no-maglev", "--no-sparkplug"];
+
 /** The command a server starts with: its workers, inside its limits group, pinned to the server's core. */
 function startCommand(target: Target, ctx: StartContext): Implementation {
   let impl = withWorkers(target.impl, ctx.options.workers);
+  // --handicap-twin: the A/A twin with V8's optimising compilers off (slower per request): the A/A check must see it.
+  if (ctx.options.handicapTwin && target.info.twinOf) {
+    impl = { ...impl, start: { ...impl.start, args: [...HANDICAP, ...impl.start.args] } };
+  }
   // --profile: the sampling profiler's agent is loaded into the Node server itself (started and stopped by SIGUSR2).
   if (target.profile?.kind === "node") {
     impl = { ...impl, start: { ...impl.start, args: ["--import", AGENT, ...impl.start.args] } };
@@ -303,11 +319,30 @@ function describeScenarios(options: BenchOptions, selected: ScenarioName[], targ
   });
 }
 
+/**
+ * duet: who a target is measured beside — an implementation its data-access baseline where the scenario has one
+ * for it, else the limit; a data-access baseline and the A/A twin the limit; the limit nobody (it is the other side).
+ */
+export function duetPartner(options: BenchOptions, scenario: ScenarioName, target: string): string | undefined {
+  const kind = scenarios[scenario].kind;
+  const limit = baselineFor(kind).name;
+  if (target === limit) return undefined;
+  const impl = options.impls.find((i) => i.name === target);
+  const layer = impl && layerBaselineFor(kind, impl)?.name;
+  return layer && targetsOfScenario(options, scenario).includes(layer) ? layer : limit;
+}
+
 /** The servers of one scenario that answer (started, or --target), as the scenario runner sees them. */
-function liveTargets(targets: Target[], names: string[], memoryLimit: string | undefined): LiveTarget[] {
+function liveTargets(
+  targets: Target[],
+  names: string[],
+  memoryLimit: string | undefined,
+  partnerOf: ((target: string) => string | undefined) | undefined,
+): LiveTarget[] {
   return targets.flatMap((t) => {
     if (!names.includes(t.info.name) || !t.url || !(t.info.remote || t.running)) return [];
     const group = t.group;
+    const partner = partnerOf?.(t.info.name);
     const live: LiveTarget = {
       name: t.info.name,
       url: t.url,
@@ -315,6 +350,8 @@ function liveTargets(targets: Target[], names: string[], memoryLimit: string | u
       ...(t.databaseUrl ? { databaseUrl: t.databaseUrl } : {}),
       ...(group && memoryLimit ? { oomKills: () => group.oomKills(), memoryLimit } : {}),
       ...(t.profile ? { profile: t.profile } : {}),
+      ...(partnerOf && group ? { group } : {}),
+      ...(partner ? { partner } : {}),
     };
     return [live];
   });
@@ -337,6 +374,7 @@ async function measureAll(
     data: DataSource;
     seed: number;
     loadGenerator: LoadGenerator;
+    duet: DuetContext | undefined;
     started: number;
     io: RunIo;
     profiler: Profiler | undefined;
@@ -344,19 +382,24 @@ async function measureAll(
 ): Promise<Measured> {
   const measured: Measured = { cells: [], verification: [], curve: [], capacity: [], probes: [] };
   const targetNames = (s: ScenarioName) => targetsOfScenario(options, s);
+  const { duet } = shared;
+  const partners = (s: ScenarioName) => (duet ? (target: string) => duetPartner(options, s, target) : undefined);
   const cellsOf = (s: ScenarioName) =>
-    targetNames(s).length * connectionsFor(scenarios[s], options.connections).length * plannedCellsPerTarget(options);
+    measurementsPerRound(options, s) *
+    connectionsFor(scenarios[s], options.connections).length *
+    plannedCellsPerTarget(options);
   const secondsOf = (s: ScenarioName) => cellsOf(s) * planScenario(s, options).cellSeconds;
   const deadline = options.budgetMinutes === undefined ? undefined : shared.started / 1000 + options.budgetMinutes * 60;
   const counter: CellCounter = { cell: 0, total: selected.reduce((n, s) => n + cellsOf(s), 0) };
   const memoryLimit = options.memoryBytes === undefined ? undefined : formatBytes(options.memoryBytes);
   for (const [index, name] of selected.entries()) {
     const later = selected.slice(index + 1).reduce((n, s) => n + secondsOf(s), 0);
-    const outcome = await runScenario(name, liveTargets(targets, targetNames(name), memoryLimit), {
+    const outcome = await runScenario(name, liveTargets(targets, targetNames(name), memoryLimit, partners(name)), {
       pools: shared.data.pools,
       seed: shared.seed,
       options,
       loadGenerator: shared.loadGenerator,
+      ...(duet ? { duet } : {}),
       ...(shared.data.postmaster ? { postmaster: shared.data.postmaster } : {}),
       baseline: baselineFor(scenarios[name].kind).name,
       io: shared.io,
@@ -400,6 +443,11 @@ function recordOptions(options: BenchOptions) {
     precision: options.precision,
     confidenceInterval: "95%, Student's t on the logarithms of the ratios paired repeat by repeat",
     workers: options.workers,
+    pairing: options.pairing,
+    duetCpus: options.pairing === "duet" ? options.duetCpus : null,
+    duetPeriodUs: options.pairing === "duet" ? DUET_PERIOD_US : null,
+    disturb: options.disturb ?? null,
+    handicapTwin: options.handicapTwin,
     targets: options.targets,
     rate: options.rate ?? null,
     rates: options.rates ?? null,
@@ -457,7 +505,7 @@ async function startAll(
 function planTargets(options: BenchOptions, selected: ScenarioName[], remote: boolean): Target[] {
   const wanted = new Set(selected.flatMap((s) => targetsOfScenario(options, s)));
   const all: Array<{ impl: Implementation; baseline?: Baseline }> = [
-    ...BASELINES.filter((b) => wanted.has(b.name)).map((b) => ({ impl: b, baseline: b })),
+    ...[...BASELINES, ...TWINS].filter((b) => wanted.has(b.name)).map((b) => ({ impl: b, baseline: b })),
     ...options.impls.map((impl) => ({ impl })),
   ];
   return all.map(({ impl, baseline }) => {
@@ -470,42 +518,110 @@ function planTargets(options: BenchOptions, selected: ScenarioName[], remote: bo
   });
 }
 
-export async function runBench(options: BenchOptions, io: RunIo): Promise<Results> {
+/** duet: each side's quota period. A short one throttles in small steps, so neither side stalls for long at once. */
+export const DUET_PERIOD_US = 10_000;
+
+/**
+ * The control groups servers run in: --cpus/--memory's, or duet's (every server under the same quota, its CPU
+ * accounted). Where duet was the default rather than asked for and the machine cannot make groups, the run falls
+ * back to sequential pairing and says so; where it was asked for, it refuses (LimitsUnavailable).
+ */
+function planLimits(options: BenchOptions, io: RunIo): { options: BenchOptions; limits: ServerLimits | undefined } {
+  if (options.pairing === "duet") {
+    try {
+      const limits = new ServerLimits({
+        cpus: options.duetCpus,
+        memoryBytes: options.memoryBytes,
+        periodUs: DUET_PERIOD_US,
+      });
+      return { options, limits };
+    } catch (error) {
+      if (!(error instanceof LimitsUnavailable) || options.pairingAsked) {
+        if (error instanceof LimitsUnavailable) {
+          throw new LimitsUnavailable(error.message.replace("--cpus/--memory", "--pairing duet"));
+        }
+        throw error;
+      }
+      io.log(
+        `pairing: sequential (duet needs control groups: ${error.message.replace(/^[^:]*: /, "")}); ratios then carry the machine's drift between cells`,
+      );
+      options = { ...options, pairing: "sequential" };
+    }
+  }
+  const wantsLimits = options.cpus !== undefined || options.memoryBytes !== undefined;
+  // Refuses here (LimitsUnavailable), before anything starts, where the machine cannot apply the limits.
+  const limits = wantsLimits ? new ServerLimits({ cpus: options.cpus, memoryBytes: options.memoryBytes }) : undefined;
+  return { options, limits };
+}
+
+/** duet: two unpinned load generators, and the backends of a database when PostgreSQL is a local process. */
+function duetContext(postmaster: number | undefined): DuetContext {
+  return {
+    loadGenerators: [new LoadGenerator(undefined), new LoadGenerator(undefined)],
+    ...(postmaster ? { backends: backendPids } : {}),
+  };
+}
+
+export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results> {
   const startedAt = new Date();
   const seed = randomBytes(4).readUInt32BE() >>> 1;
-  const remote = options.targets.length > 0;
-  const selected = executionOrder(options.scenarios);
+  const remote = asked.targets.length > 0;
+  const selected = executionOrder(asked.scenarios);
   if (remote && selected.some((s) => scenarios[s].kind === "database") && !process.env.DATABASE_URL) {
     throw new Error(
       "--target with database scenarios needs DATABASE_URL: the database the target servers use (seeded with pnpm db:seed), for the ids the scenarios ask for and the stock reset before writes",
     );
   }
-  const wantsLimits = options.cpus !== undefined || options.memoryBytes !== undefined;
-  // Refuses here (LimitsUnavailable), before anything starts, where the machine cannot apply the limits.
-  const limits = wantsLimits ? new ServerLimits({ cpus: options.cpus, memoryBytes: options.memoryBytes }) : undefined;
-  const pinning = planPinning(options.pin && !remote);
+  const { options, limits } = planLimits(asked, io);
+  const duetMode = options.pairing === "duet";
+  // duet: both sides share both cores under their quotas; nothing is pinned.
+  const pinning = planPinning(options.pin && !remote && !duetMode);
+  if (duetMode) pinning.record.note = "duet: nothing pinned; each side's control group has the same CPU quota";
   const targets = planTargets(options, selected, remote);
   // Profiles go where the reports will (the same default directory as the CLI's, from the same start time).
   const profiler = options.profile
     ? new Profiler(options.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(startedAt)))
     : undefined;
+  const disturbance = options.disturb ? new Disturbance(options.disturb, seed) : undefined;
   let server: PostgresServer | undefined;
   let loadGenerator: LoadGenerator | undefined;
+  let duet: DuetContext | undefined;
   try {
     server = remote ? undefined : await provisionPostgres({ log: io.log });
     const started = performance.now();
     const data = await prepareData(options, server, seed, io);
     const postgresPinning = applyPinning(pinning, data.postmaster);
-    if (limits) io.log(`servers limited: ${limitsRecord(options, limits, pinning).note} (${limits.description})`);
+    if (limits && !duetMode) {
+      io.log(`servers limited: ${limitsRecord(options, limits, pinning).note} (${limits.description})`);
+    }
+    if (duetMode) {
+      io.log(
+        `pairing: duet — each target beside its baseline, each server in its own control group at ${options.duetCpus} CPU${data.postmaster ? " with the PostgreSQL backends serving it" : " (PostgreSQL is not a local process: its CPU is outside the groups)"} (${limits?.description})`,
+      );
+    }
     if (server) {
       await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits, profiler });
     }
     const scenarioInfos = describeScenarios(options, selected, targets);
     loadGenerator = new LoadGenerator(pinning.loadGenerator);
-    const measured = await measureAll(options, selected, targets, { data, seed, loadGenerator, started, io, profiler });
+    duet = duetMode ? duetContext(data.postmaster) : undefined;
+    if (disturbance) {
+      io.log(`disturbance: ${options.disturb} bursty CPU hog(s) until the end of the run`);
+      disturbance.start();
+    }
+    const measured = await measureAll(options, selected, targets, {
+      data,
+      seed,
+      loadGenerator,
+      duet,
+      started,
+      io,
+      profiler,
+    });
     io.progress.done();
     const infos = targets.map((t) => t.info);
     const summary = summarise(scenarioInfos, infos, measured.cells, measured.verification);
+    const aa = aaLines(summary, infos);
     return {
       schemaVersion: 2,
       startedAt: startedAt.toISOString(),
@@ -525,14 +641,20 @@ export async function runBench(options: BenchOptions, io: RunIo): Promise<Result
       cells: measured.cells,
       summary,
       split: splitCosts(scenarioInfos, infos, summary, measured.cells),
-      ...(limits ? { limits: limitsRecord(options, limits, pinning) } : {}),
+      pairing: options.pairing,
+      aa,
+      resolution: resolutionOf(aa),
+      ...(disturbance ? { disturbance: disturbance.record } : {}),
+      ...(limits && !duetMode ? { limits: limitsRecord(options, limits, pinning) } : {}),
       ...(options.rates ? { curve: measured.curve } : {}),
       ...(options.slo ? { capacity: measured.capacity, probes: measured.probes } : {}),
       ...(profiler ? { profiles: profilesOf(profiler) } : {}),
     };
   } finally {
     io.progress.done();
+    disturbance?.stop();
     loadGenerator?.close();
+    for (const generator of duet?.loadGenerators ?? []) generator.close();
     await Promise.allSettled(targets.map((t) => t.running?.stop()));
     limits?.removeAll();
     await server?.stop();

@@ -127,6 +127,23 @@ export function pairedInterval(values: readonly number[], baselines: readonly nu
 }
 
 /**
+ * The product of two independent ratios (a ÷ b from one set of pairs, b ÷ c from another) with its 95% interval:
+ * the logarithms add, so do their variances; the degrees of freedom are Welch–Satterthwaite's.
+ */
+export function productInterval(a: Interval, b: Interval): Interval {
+  const value = a.value * b.value;
+  const n = Math.min(a.n, b.n);
+  const se = (i: Interval) => Math.log(1 + i.halfWidth) / tQuantile975(i.n - 1);
+  if (!Number.isFinite(a.halfWidth) || !Number.isFinite(b.halfWidth)) {
+    return { value, low: Number.NaN, high: Number.NaN, halfWidth: Number.NaN, n };
+  }
+  const [va, vb] = [se(a) ** 2, se(b) ** 2];
+  const df = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1));
+  const half = tQuantile975(Math.max(1, Math.floor(df))) * Math.sqrt(va + vb);
+  return { value, low: value * Math.exp(-half), high: value * Math.exp(half), halfWidth: Math.exp(half) - 1, n };
+}
+
+/**
  * What a ratio's interval lets a reader say, with `band` the smallest difference this run can tell apart (the
  * wider of the wanted precision and the run's A/A half-width):
  *  - higher / lower: the whole 95% interval lies above / below 1, by more than `band` at its value;
@@ -135,7 +152,10 @@ export function pairedInterval(values: readonly number[], baselines: readonly nu
  */
 export type Difference = "higher" | "lower" | "even" | "can't tell";
 
-export function differenceOf(interval: Pick<Interval, "value" | "low" | "high" | "halfWidth">, band: number): Difference {
+export function differenceOf(
+  interval: Pick<Interval, "value" | "low" | "high" | "halfWidth">,
+  band: number,
+): Difference {
   const { value, low, high, halfWidth } = interval;
   if (![value, low, high, halfWidth].every(Number.isFinite) || value <= 0) return "can't tell";
   const beyondBand = Math.abs(Math.log(value)) > Math.log(1 + band);

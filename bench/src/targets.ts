@@ -14,6 +14,8 @@ export interface Baseline extends Implementation {
    * data-access cost (layer ÷ limit) for the implementations of its language.
    */
   layer: "limit" | "data-access";
+  /** For an A/A twin: the baseline it is a second process of. */
+  twinOf?: string;
 }
 
 /** packages/core with no framework around it; listed twice below, in its client and its sql mode. */
@@ -68,6 +70,24 @@ export const BASELINES: readonly Baseline[] = [
     layer: "data-access",
   },
 ];
+
+/** How an A/A twin is named: the baseline's name and this suffix (`node-http~aa`). */
+export const TWIN_SUFFIX = "~aa";
+
+/**
+ * The A/A twin of a limit baseline: the same program as a second process, on its own copy of the data, measured
+ * through the same path as every target. Its ratio to the baseline should be 1; its interval is the run's
+ * resolving power.
+ */
+export const twinOf = (baseline: Baseline): Baseline => ({
+  ...baseline,
+  name: `${baseline.name}${TWIN_SUFFIX}`,
+  variant: `${baseline.variant} — a second process of it (the A/A check)`,
+  twinOf: baseline.name,
+});
+
+/** The A/A twins, one per limit baseline. */
+export const TWINS: readonly Baseline[] = BASELINES.filter((b) => b.layer === "limit").map(twinOf);
 
 /**
  * An implementation in core's `sql` data-access mode (DATA_ACCESS=sql: the hot routes through Prisma's raw-SQL
@@ -164,6 +184,20 @@ export function targetsOfScenario(
   const baselines = BASELINES.filter((b) => b.baselineFor === kind && (b.layer === "limit" || layers.has(b.name))).map(
     (b) => b.name,
   );
-  const names = [...baselines, ...options.impls.map((i) => i.name)];
+  // The limit's A/A twin runs beside it (not with --target: the bench starts nothing there).
+  const twins = options.targets.length > 0 ? [] : [`${baselineFor(kind).name}${TWIN_SUFFIX}`];
+  const names = [...baselines, ...twins, ...options.impls.map((i) => i.name)];
   return options.targets.length > 0 ? names.filter((n) => options.targets.some((t) => t.name === n)) : names;
+}
+
+/**
+ * What one round of a scenario measures: a cell per target (sequential), or a pair per target but the limit
+ * baseline, which is the other side of the pairs that reach it (duet).
+ */
+export function measurementsPerRound(
+  options: { impls: readonly Implementation[]; targets: ReadonlyArray<{ name: string }>; pairing: string },
+  scenario: ScenarioName,
+): number {
+  const targets = targetsOfScenario(options, scenario).length;
+  return options.pairing === "duet" ? Math.max(0, targets - 1) : targets;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { extractPresetArgs, resolvePreset } from "../src/claims/cli.ts";
 import { loadClaims, PRESET_IDS, PRESETS, ramp } from "../src/claims/presets.ts";
 import { claimsMarkdown, claimsTable } from "../src/claims/table.ts";
-import { EVEN_BAND, HOLD_TOLERANCE, verdictOf } from "../src/claims/verdict.ts";
+import { EVEN_BAND, HOLD_TOLERANCE, VERDICTS, verdictOf, WIDE } from "../src/claims/verdict.ts";
 import { UsageError } from "../src/options.ts";
 import type { CellResult, Results } from "../src/results.ts";
 import { checkRegistered, registerStep, SCENARIO_NAMES } from "../src/scenarios.ts";
@@ -91,8 +91,6 @@ describe("verdictOf", () => {
     expect(verdictOf(2, at(1.5, 1.2, 2.1))).toBe("holds");
     // The article saw no difference and neither can we: holds.
     expect(verdictOf(1.02, at(1.3, 0.9, 1.8))).toBe("holds");
-    // An interval that holds both the claim and "no difference" confirms nothing.
-    expect(verdictOf(1.23, at(0.92, 0.47, 1.79))).toBe("does not hold");
     expect(verdictOf(0.86, at(0.8))).toBe("holds");
   });
   it("holds in direction only when the same side of 1 but smaller", () => {
@@ -105,6 +103,31 @@ describe("verdictOf", () => {
     expect(verdictOf(1.3, at(1 + EVEN_BAND / 2))).toBe("does not hold");
     // The article saw no difference; we see a large one.
     expect(verdictOf(1.0, at(2, 1.9, 2.1))).toBe("does not hold");
+  });
+  it("can't tell where it would not hold but the interval contains the claim or is wider than ±WIDE", () => {
+    // An interval that holds both the claim and "no difference" confirms nothing either way.
+    expect(verdictOf(1.23, at(0.92, 0.47, 1.79))).toBe("can't tell");
+    expect(verdictOf(2, at(1.02, 0.9, 2.5))).toBe("can't tell");
+    // ±30%, all of it on the other side of 1 from the claim, the claim outside it.
+    expect(verdictOf(2, at(0.7, 0.7 / 1.3, 0.7 * 1.3))).toBe("can't tell");
+    expect(verdictOf(0.5, at(1.5, 1.5 / (1 + WIDE + 0.01), 1.5 * (1 + WIDE + 0.01)))).toBe("can't tell");
+    // The same, on a narrow interval: does not hold.
+    expect(verdictOf(2, at(0.7, 0.7 / 1.1, 0.7 * 1.1))).toBe("does not hold");
+    expect(verdictOf(0.5, at(1.5, 1.5 / (1 + WIDE - 0.01), 1.5 * (1 + WIDE - 0.01)))).toBe("does not hold");
+  });
+  it("never says does not hold on an interval that contains the claim or is wider than ±WIDE", () => {
+    for (const claimed of [0.2, 0.5, 0.9, 1, 1.1, 2, 7.2]) {
+      for (const value of [0.1, 0.3, 0.7, 0.95, 1, 1.05, 1.4, 3, 9]) {
+        for (const half of [0.02, 0.1, 0.2, 0.26, 0.5, 2]) {
+          const measured = at(value, value / (1 + half), value * (1 + half));
+          const verdict = verdictOf(claimed, measured);
+          expect(VERDICTS).toContain(verdict);
+          if (verdict !== "does not hold") continue;
+          expect(half).toBeLessThanOrEqual(WIDE);
+          expect(claimed < measured.low || claimed > measured.high).toBe(true);
+        }
+      }
+    }
   });
   it("not measured here without a measured ratio", () => {
     expect(verdictOf(2, at(Number.NaN))).toBe("not measured here");
@@ -168,7 +191,7 @@ describe("claims table", () => {
         expect(table.rows.some((r) => r.figure === figure || r.figure.startsWith(`${figure} (`))).toBe(true);
       }
       for (const row of table.rows) {
-        expect(["holds", "holds in direction only", "does not hold", "not measured here"]).toContain(row.verdict);
+        expect(VERDICTS).toContain(row.verdict);
         if (row.verdict !== "not measured here") expect(row.measured.text).not.toBe("–");
         else expect(row.reasons.join(" ")).not.toBe("");
       }
@@ -190,6 +213,24 @@ describe("claims table", () => {
     const p95 = table.rows.find((r) => r.figure === "p95_ms");
     expect(p95?.claimed.ratio).toBeCloseTo(12.4 / 89, 5);
     expect(p95?.measured.ratio?.value).toBeGreaterThan(0);
+  });
+
+  it("says can't tell, and why, where repeats disagree too much to decide", () => {
+    const claim = claims.find((c) => c.id === "four-frameworks-hello");
+    const preset = PRESETS.find((p) => p.id === claim?.id);
+    if (!claim || !preset) throw new Error("missing");
+    const results = fakeResults(claim.id);
+    // Koa's three repeats: 0.5×, 1× and 3× Express's requests/s — a geometric mean of 1.1 and an interval of ±1000%.
+    for (const cell of results.cells) {
+      if (cell.target !== "koa" || !cell.outcome) continue;
+      cell.outcome.requestsPerSecond = 1000 * (1 + cell.repeat / 100) * ([0.5, 1, 3][cell.repeat - 1] as number);
+    }
+    const koa = claimsTable(results, claim, preset).rows.find(
+      (r) => r.figure === "rps" && r.comparison === "koa ÷ express",
+    );
+    expect(koa?.verdict).toBe("can't tell");
+    expect(koa?.reasons.join("; ")).toMatch(/the 95% interval is ±\d+%: too few or too short repeats to tell/);
+    expect(koa?.reasons.join("; ")).toContain("the 95% interval contains both the article's ratio and 1");
   });
 
   it("says when the article ran at a fixed rate and this run did not", () => {

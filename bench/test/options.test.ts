@@ -12,7 +12,7 @@ import {
 } from "../src/options.ts";
 import { planScenario } from "../src/runner/scenario.ts";
 import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
-import { targetsOfScenario } from "../src/targets.ts";
+import { measurementsPerRound, targetsOfScenario } from "../src/targets.ts";
 
 const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -56,13 +56,49 @@ describe("options", () => {
 
   it("the default run fits 20 minutes at 3 repeats on the full cell length", () => {
     const o = parse();
-    const plan = o.scenarios.map((s) => ({ targets: targetsOfScenario(o, s).length, connections: 1 }));
-    // hello and echo: 5 implementations + node-http; the three database scenarios: + node-http-pg, node-http-prisma
+    // hello and echo: 5 implementations + node-http and its A/A twin; the three database scenarios: node-http-pg,
+    // its twin and node-http-prisma
+    expect(o.scenarios.map((s) => targetsOfScenario(o, s).length)).toEqual([7, 7, 8, 8, 8]);
+    // duet: a pair per target but the limit (which is the other side of the pairs that reach it)
+    expect(o.pairing).toBe("duet");
+    const plan = o.scenarios.map((s) => ({ targets: measurementsPerRound(o, s), connections: 1 }));
     expect(plan.map((p) => p.targets)).toEqual([6, 6, 7, 7, 7]);
-    const { min, max } = estimateSeconds(o, plan, 8);
-    // 33 cells × (2 + 5 + 0.8) s × 3 repeats + start-up ≈ 14 minutes; extra repeats stop at the budget
-    expect(min / 60).toBeCloseTo(14.0, 1);
+    const { min, max } = estimateSeconds(o, plan, 10);
+    // 33 pairs × (2 + 5 + 0.8) s × 3 repeats + start-up ≈ 14 minutes; extra repeats stop at the budget
+    expect(min / 60).toBeCloseTo(14.2, 1);
     expect(max).toBe(20 * 60);
+  });
+
+  it("pairing: duet by default, sequential where one server is measured at a time, and what goes with each", () => {
+    expect(parse().pairing).toBe("duet");
+    expect(parse().pairingAsked).toBe(false);
+    expect(parse("--pairing", "sequential").pairing).toBe("sequential");
+    expect(parse("--pairing", "duet", "--duet-cpus", "0.3").duetCpus).toBeCloseTo(0.3);
+    expect(() => parse("--pairing", "both")).toThrow(/--pairing must be one of sequential, duet, got "both"/);
+    expect(() => parse("--duet-cpus", "2")).toThrow(/--duet-cpus must be a number of cores from 0.05 to 1/);
+    expect(() => parse("--pairing", "sequential", "--duet-cpus", "0.3")).toThrow(
+      /--duet-cpus applies to --pairing duet/,
+    );
+    // Fixed rates, capacity searches, profiles, limits, workers and servers elsewhere: one server at a time.
+    for (const args of [
+      ["--rate", "500"],
+      ["--slo", "p99<50ms"],
+      ["--profile"],
+      ["--cpus", "0.5"],
+      ["--workers", "2"],
+    ]) {
+      expect(parse(...args).pairing, args.join(" ")).toBe("sequential");
+      expect(() => parse("--pairing", "duet", ...args), args.join(" ")).toThrow(/cannot be combined with --/);
+    }
+    expect(parse("--target", "express=http://127.0.0.1:3000").pairing).toBe("sequential");
+    expect(parse("--disturb", "2").disturb).toBe(2);
+    expect(() => parse("--disturb", "0")).toThrow(/--disturb must be an integer from 1 to 16/);
+    expect(parse("--handicap-twin").handicapTwin).toBe(true);
+    // --target starts nothing: no twin, and no handicap for one.
+    expect(targetsOfScenario(parse("--target", "express=http://127.0.0.1:3000"), "hello")).not.toContain(
+      "node-http~aa",
+    );
+    expect(() => parse("--target", "express=http://127.0.0.1:3000", "--handicap-twin")).toThrow(/not with --target/);
   });
 
   it("precision, workers (the pool divided among them) and targets", () => {
@@ -97,6 +133,7 @@ describe("options", () => {
       "node-http-pg",
       "node-http-prisma",
       "node-http-prisma[sql]",
+      "node-http-pg~aa",
       "express",
       "fastify-zod[sql]",
     ]);

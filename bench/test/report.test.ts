@@ -1,16 +1,38 @@
 // The report files, and the HTML drawing its charts in a real (headless) Chromium without fetching anything.
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimsPage } from "../src/claims/cli.ts";
+import { PRESETS } from "../src/claims/presets.ts";
+import type { ClaimRow, ClaimsTable } from "../src/claims/table.ts";
 import { writeReports } from "../src/report/write.ts";
-import { type CellResult, type Results, splitCosts, summarise, type TargetInfo } from "../src/results.ts";
+import {
+  aaLines,
+  type CellResult,
+  type Results,
+  resolutionOf,
+  splitCosts,
+  summarise,
+  type TargetInfo,
+} from "../src/results.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-function fixtureResults(): Results {
+/**
+ * The fixture run: node-http, node-http-pg, node-http-prisma, express and a broken implementation on hello and
+ * user-by-id, 3 repeats. `extra`: more targets and their requests/s per scenario (an A/A twin makes the run's
+ * `aa` and `resolution`).
+ */
+function fixtureResults(
+  extra: { targets: TargetInfo[]; rps: Record<string, Record<string, number[]>> } = {
+    targets: [],
+    rps: {},
+  },
+): Results {
   const targets: TargetInfo[] = [
     {
       name: "node-http",
@@ -66,6 +88,7 @@ function fixtureResults(): Results {
       idleRssBytes: 100 * 1048576,
       versions: {},
     },
+    ...extra.targets,
   ];
   const scenarios: Results["scenarios"] = [
     { name: "hello", title: "GET / (hello world)", kind: "framework", baseline: "node-http" },
@@ -78,12 +101,13 @@ function fixtureResults(): Results {
     },
   ];
   const rps: Record<string, Record<string, number[]>> = {
-    hello: { "node-http": [20_000, 21_000, 19_000], express: [12_000, 12_600, 11_400] },
+    hello: { "node-http": [20_000, 21_000, 19_000], express: [12_000, 12_600, 11_400], ...extra.rps.hello },
     "user-by-id": {
       "node-http-pg": [8_000, 8_400, 7_600],
       "node-http-prisma": [6_000, 6_300, 5_700],
       express: [4_000, 4_200, 3_900],
       broken: [9_000, 9_000, 9_000],
+      ...extra.rps["user-by-id"],
     },
   };
   const cells: CellResult[] = [];
@@ -140,6 +164,7 @@ function fixtureResults(): Results {
     },
   ];
   const summary = summarise(scenarios, targets, cells, verification);
+  const aa = aaLines(summary, targets);
   return {
     schemaVersion: 2,
     startedAt: "2026-01-02T03:04:05.000Z",
@@ -187,8 +212,31 @@ function fixtureResults(): Results {
     cells,
     summary,
     split: splitCosts(scenarios, targets, summary, cells),
+    ...(aa.length > 0 ? { aa, resolution: resolutionOf(aa) } : {}),
   };
 }
+
+const twin: TargetInfo = {
+  name: "node-http~aa",
+  role: "baseline",
+  framework: "node-http",
+  variant: "baseline",
+  language: "typescript",
+  baselineFor: "framework",
+  twinOf: "node-http",
+  startupMs: 110,
+  idleRssBytes: 50 * 1048576,
+  versions: {},
+};
+/** An implementation whose user-by-id figures vary too much to tell anything. */
+const koa: TargetInfo = {
+  name: "koa",
+  role: "implementation",
+  framework: "koa",
+  variant: "default",
+  language: "typescript",
+  versions: {},
+};
 
 let dir: string;
 let files: Awaited<ReturnType<typeof writeReports>>;
@@ -250,30 +298,43 @@ describe("report files", () => {
   });
 });
 
+/** Opens a file in headless Chromium, runs `check` on it, and asserts that nothing beyond the file was requested. */
+async function inChromium(file: string, check: (page: Page) => Promise<void>) {
+  const { chromium } = await import("playwright-core");
+  const userDataDir = await mkdtemp(join(tmpdir(), "bench-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  try {
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(pathToFileURL(file).href);
+    await check(page);
+    await page.screenshot({ path: file.replace(/\.html$/, ".png"), fullPage: true });
+    expect(requests).toEqual([pathToFileURL(file).href]);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHROMIUM})`, () => {
   it("renders every chart from the file alone, with no request beyond it", async () => {
-    const { chromium } = await import("playwright-core");
-    const userDataDir = await mkdtemp(join(tmpdir(), "bench-chromium-"));
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
-    try {
-      const page = await context.newPage();
-      const requests: string[] = [];
-      const errors: string[] = [];
-      page.on("request", (r) => requests.push(r.url()));
-      page.on("pageerror", (e) => errors.push(e.message));
-      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-      await page.goto(pathToFileURL(files.html).href);
+    await inChromium(files.html, async (page) => {
       expect(await page.title()).toContain("Test CPU");
       // memory chart + per scenario: throughput and latency charts
       expect(await page.locator("svg.chart").count()).toBe(1 + 2 * 2);
@@ -296,12 +357,180 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
       const latency = charts.filter((c) => c.title?.startsWith("Latency"));
       expect(latency[0]?.bars).toHaveLength(2 * 3);
       expect(await page.getByText("FAILED: verification failed (24/24)").count()).toBeGreaterThan(0);
-      await page.screenshot({ path: join(dir, "report.png"), fullPage: true });
-      expect(requests).toEqual([pathToFileURL(files.html).href]);
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
+    });
+  });
+
+  it("shows the A/A section first, and draws the claims chart to scale on its log axis", async () => {
+    const aa = await writeReports(
+      fixtureResults({ targets: [twin], rps: { hello: { "node-http~aa": [22_000, 23_000, 21_000] } } }),
+      join(dir, "aa-chromium"),
+    );
+    await inChromium(aa.html, async (page) => {
+      const first = await page.locator("h2").first().textContent();
+      expect(first).toBe("This run's resolving power");
+      expect(await page.locator("section.aa li.aa-biased").count()).toBe(1);
+      expect(await page.locator("section.aa .alarm").isVisible()).toBe(true);
+    });
+    const preset = PRESETS.find((p) => p.id === "four-frameworks-hello");
+    if (!preset) throw new Error("no preset four-frameworks-hello");
+    const claimsFile = join(dir, "claims.html");
+    await writeFile(claimsFile, claimsPage([{ table: claimsFixture(), preset }], false).html);
+    await inChromium(claimsFile, async (page) => {
+      expect(await page.locator("svg.claims-chart g.claim").count()).toBe(5);
+      // the claimed marks of 2× and 4× (first two rows) sit at 1 and 2 log-units of 2 from the 1× line
+      const centres = await page
+        .locator("svg.claims-chart path.claimed")
+        .evaluateAll((paths) => paths.map((p) => p.getBoundingClientRect()).map((b) => b.x + b.width / 2));
+      const one = await page
+        .locator("svg.claims-chart line[stroke='#555']")
+        .evaluate((l) => l.getBoundingClientRect().x);
+      expect(((centres[1] ?? 0) - one) / ((centres[0] ?? 0) - one)).toBeCloseTo(2, 1);
+      expect(await page.locator("svg.claims-chart circle.measured").count()).toBe(4);
+    });
+  });
+});
+
+describe("the A/A line and the verdicts of the split", () => {
+  const write = async (name: string, results: Results) => {
+    const written = await writeReports(results, join(dir, name));
+    return { md: await readFile(written.markdown, "utf8"), html: await readFile(written.html, "utf8") };
+  };
+  // node-http~aa ÷ node-http: 1.005, 0.995, 1.011 — an interval around 1; koa's user-by-id ratios 1.0, 0.6, 1.3.
+  const withTwin = (twinRps: number[]) =>
+    fixtureResults({
+      targets: [twin, koa],
+      rps: { hello: { "node-http~aa": twinRps }, "user-by-id": { koa: [8_000, 5_000, 10_000] } },
+    });
+
+  it("heads results.md and report.html with each A/A line, its figures and verdict, and the run's resolution", async () => {
+    const results = withTwin([20_100, 20_900, 19_200]);
+    expect(results.aa).toHaveLength(1);
+    expect(results.aa?.[0]?.verdict).toBe("ok");
+    const { md, html } = await write("aa-ok", results);
+    // the hello baseline's load generator saturated: CPU per request is the headline, and so the A/A figure
+    const line = "hello @100: node-http~aa ÷ node-http = 1.004× (0.985–1.023), ±1.9% in CPU/request — ok";
+    expect(md).toContain(line);
+    expect(html).toContain(line);
+    expect(results.resolution).toBeCloseTo(0.019, 3);
+    const resolution = "Differences under ±1.9% cannot be told apart in this run.";
+    expect(md).toContain(resolution);
+    expect(html).toContain(resolution);
+    // right after the run's context, before everything else
+    expect(md.indexOf("## This run's resolving power")).toBeGreaterThan(md.indexOf("- **Method**"));
+    expect(md.indexOf("## This run's resolving power")).toBeLessThan(md.indexOf("## Framework cost"));
+    expect(html.indexOf("This run's resolving power")).toBeLessThan(html.indexOf("Framework cost"));
+    expect(md).not.toContain("precision check");
+    // the twin is a baseline row of hello with its ratios, and not in the split
+    expect(md).toContain(
+      "| *node-http~aa* (A/A twin) | 20,100 (19,200–20,900) | 1.00× (0.98–1.02) | **1.00× (0.98–1.02)** |",
+    );
+    expect(html).toContain("<em>node-http~aa</em> (A/A twin)");
+    expect(results.split.some((s) => s.target === "node-http~aa")).toBe(false);
+  });
+
+  it("says loudly that a run whose twin differed failed its precision check", async () => {
+    const results = withTwin([22_000, 23_000, 21_000]);
+    expect(results.aa?.[0]?.verdict).toBe("biased");
+    const { md, html } = await write("aa-biased", results);
+    for (const text of [md, html]) {
+      expect(text).toContain("This run failed its precision check: the two copies of one server differed (hello @100)");
+      expect(text).toContain("Quote the figures of this run only as orderings");
+      expect(text).toMatch(/node-http~aa ÷ node-http = 1\.100× .* — biased/);
     }
+  });
+
+  it("prints no A/A section for a run without A/A lines, and says how the run paired its ratios", async () => {
+    const md = await readFile(files.markdown, "utf8");
+    const html = await readFile(files.html, "utf8");
+    for (const text of [md, html]) {
+      expect(text).not.toContain("resolving power");
+      expect(text).toContain("sequential: one target at a time, interleaved");
+    }
+    const duet = await write("duet", { ...fixtureResults(), pairing: "duet" });
+    expect(duet.md).toContain("duet: each target at the same time as its baseline");
+    expect(duet.html).toContain("ratios of requests per CPU-second");
+  });
+
+  it("marks a split figure whose interval is too wide as can't tell, and a clear one not at all", async () => {
+    const { md, html } = await write("split", withTwin([20_100, 20_900, 19_200]));
+    expect(md).toContain(
+      "| user-by-id | koa | 0.92× (0.34–2.51) *can't tell* | 1.23× (0.45–3.34) *can't tell* × node-http-prisma | 0.75× (0.75–0.75) | requests/s |",
+    );
+    expect(md).toContain(
+      "| user-by-id | express | 0.50× (0.49–0.52) | 0.67× (0.65–0.70) × node-http-prisma | 0.75× (0.75–0.75) | requests/s |",
+    );
+    expect(md).toContain("*can't tell*: the 95% interval is too wide");
+    expect(html).toContain('<td class="n">0.92× (0.34–2.51) <em class="said">can&#39;t tell</em></td>');
+  });
+});
+
+/** A claims table by hand: one row per verdict, and an error-rate row (no ratio: not in the chart). */
+function claimsFixture(): ClaimsTable {
+  const row = (
+    verdict: ClaimRow["verdict"],
+    framework: string,
+    claimed: number,
+    value: number,
+    low: number,
+    high: number,
+  ): ClaimRow => ({
+    figure: "rps",
+    comparison: `${framework} ÷ express`,
+    claimed: { text: `${claimed}×`, ratio: claimed },
+    measured: { text: `${value}×`, ratio: { value, low, high, halfWidth: high / value - 1, n: 3 } },
+    verdict,
+    reasons: [],
+  });
+  return {
+    id: "four-frameworks-hello",
+    article: "Express vs Fastify vs Hapi vs Koa: hello world",
+    claim: "Fastify is four times Express",
+    rows: [
+      row("holds", "koa", 2, 1.9, 1.8, 2),
+      row("holds in direction only", "fastify", 4, 1.7, 1.6, 1.8),
+      row("does not hold", "hapi", 2.5, 0.78, 0.72, 0.85),
+      row("can't tell", "nestjs", 1.2, 0.92, 0.47, 1.79),
+      row("not measured here", "restify", 1.5, Number.NaN, Number.NaN, Number.NaN),
+      {
+        figure: "error_rate",
+        comparison: "every implementation",
+        claimed: { text: "0%", ratio: Number.NaN },
+        measured: { text: "0.00%", ratio: undefined },
+        verdict: "holds",
+        reasons: [],
+      },
+    ],
+  };
+}
+
+describe("the claims page", () => {
+  const preset = PRESETS.find((p) => p.id === "four-frameworks-hello");
+  if (!preset) throw new Error("no preset four-frameworks-hello");
+  const page = claimsPage([{ table: claimsFixture(), preset }], false);
+
+  it("counts every verdict, can't tell included", () => {
+    const tally = "2 hold, 1 in direction only, 1 do not hold, 1 can't tell, 1 not measured here";
+    expect(page.markdown).toContain(tally);
+    expect(page.html).toContain(tally);
+    expect(page.markdown).toContain("**can't tell**");
+  });
+
+  it("draws every figure that is a ratio on one chart in claims.html, one mark per figure, coloured by verdict", () => {
+    const svg = page.html.match(/<svg class="chart claims-chart".*?<\/svg>/s)?.[0] ?? "";
+    expect(svg).not.toBe("");
+    expect(svg.match(/<g class="claim"/g)).toHaveLength(5);
+    expect(svg.match(/class="claimed"/g)).toHaveLength(5);
+    // ours only where it was measured
+    expect(svg.match(/class="measured"/g)).toHaveLength(4);
+    for (const verdict of ["holds", "holds in direction only", "does not hold", "not measured here"]) {
+      expect(svg).toContain(`data-verdict="${verdict}"`);
+    }
+    expect(svg).toContain('data-verdict="can&#39;t tell"');
+    expect(svg).toContain("Express vs Fastify vs Hapi vs Koa: hello world");
+    expect(svg).toContain(">rps · hapi ÷ express</text>");
+    expect(svg).toContain('class="legend"');
+    expect(page.html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    expect(page.markdown).toContain("is in `claims.html`");
+    expect(page.markdown).not.toContain("<svg");
   });
 });

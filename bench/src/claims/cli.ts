@@ -4,8 +4,10 @@ import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { type BenchOptions, parseOptions, UsageError } from "../options.ts";
 import type { writeReports } from "../report/write.ts";
 import type { Results } from "../results.ts";
+import { claimsChart } from "./chart.ts";
 import { loadClaims, PRESET_IDS, type Preset, type PublishedClaim, presetArgv, presetById } from "./presets.ts";
 import { type ClaimsTable, claimsHtml, claimsMarkdown, claimsTable } from "./table.ts";
+import { VERDICTS, type Verdict, WIDE } from "./verdict.ts";
 
 export interface PresetRun {
   preset: Preset;
@@ -64,37 +66,45 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
   return { preset, claim, options, notes };
 }
 
-const count = (tables: ClaimsTable[], verdict: string) =>
-  tables.reduce((n, t) => n + t.rows.filter((r) => r.verdict === verdict).length, 0);
+/** How the page's summary counts each verdict: "7 hold, 4 in direction only, …". */
+const TALLIED: Record<Verdict, string> = {
+  holds: "hold",
+  "holds in direction only": "in direction only",
+  "does not hold": "do not hold",
+  "can't tell": "can't tell",
+  "not measured here": "not measured here",
+};
 
-/** The --claims page: one section per article with its table and verdicts. */
+/** The --claims page: one chart of every figure (HTML), then one section per article with its table and verdicts. */
 export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, smoke: boolean) {
-  const tables = runs.map((r) => r.table);
-  const verdicts = ["holds", "holds in direction only", "does not hold", "not measured here"];
-  const tally = verdicts.map((v) => `${count(tables, v)} ${v}`).join(", ");
+  const rows = runs.flatMap((r) => r.table.rows);
+  const tally = VERDICTS.map((v) => `${rows.filter((row) => row.verdict === v).length} ${TALLIED[v]}`).join(", ");
   const intro = [
     "Five published benchmark articles, each re-run here as the nearest setup one machine allows (`pnpm bench --claims`). Each section says what changed from the article's setup, then compares the article's ratios between frameworks with ours from the same run (95% intervals); every preset's full report is in its own directory beside this page.",
     smoke
       ? "**Smoke run:** cells of half a second, two repeats: the tables show that every figure is produced, not what holds."
       : "",
-    `Verdicts over all published figures: ${tally}.`,
+    `Verdicts over all published figures: ${tally}. *Can't tell*: ours would not hold, but its 95% interval contains the article's ratio or is wider than ±${WIDE * 100}%, too wide to decide.`,
   ].filter(Boolean);
   const markdown = [
     "# Do the articles hold?",
     "",
     ...intro.flatMap((p) => [p, ""]),
+    "The chart of every figure — the article's ratio and ours with its 95% interval on one log axis, coloured by verdict — is in `claims.html`.",
+    "",
     ...runs.flatMap((r) => claimsMarkdown(r.table, r.preset, 2)),
   ].join("\n");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Do the articles hold?</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}td.n{text-align:right;white-space:nowrap}small{color:#555;font-weight:normal}.note{color:#555}</style></head><body><h1>Do the articles hold?</h1>${intro
-    .map(
-      (p) =>
-        `<p>${p
-          .replace(/&/g, "&amp;")
-          .replace(/</g, "&lt;")
-          .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
-          .replace(/`(.+?)`/g, "<code>$1</code>")}</p>`,
-    )
-    .join("")}${runs.map((r) => claimsHtml(r.table, r.preset)).join("")}</body></html>\n`;
+  const paragraphs = intro.map(
+    (p) =>
+      `<p>${p
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+        .replace(/\*(.+?)\*/g, "<em>$1</em>")
+        .replace(/`(.+?)`/g, "<code>$1</code>")}</p>`,
+  );
+  const sections = runs.map((r) => claimsHtml(r.table, r.preset));
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Do the articles hold?</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}td.n{text-align:right;white-space:nowrap}small{color:#555;font-weight:normal}.note{color:#555}svg.chart{display:block;margin:1em 0;font-size:11px}svg .chart-title,svg .article{font-weight:600}svg .tick{fill:#666}</style></head><body><h1>Do the articles hold?</h1>${paragraphs.join("")}${claimsChart(runs.map((r) => r.table))}${sections.join("")}</body></html>\n`;
   return { markdown: `${markdown}\n`, html };
 }
 

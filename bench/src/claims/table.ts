@@ -1,10 +1,12 @@
 // "Claimed vs measured here": one row per published figure (per framework compared), the article's ratio, ours
 // from the same run with its 95% interval, the verdict and the likely reason. Pure over results.json.
+
+import { esc, escapeCell } from "../report/format.ts";
 import { type CellResult, countedCells, type Results } from "../results.ts";
 import type { ScenarioName } from "../scenarios.ts";
 import { type Interval, pairedInterval } from "../stats.ts";
 import type { FigureValues, Preset, PublishedClaim } from "./presets.ts";
-import { type Verdict, verdictOf } from "./verdict.ts";
+import { type Verdict, verdictOf, WIDE } from "./verdict.ts";
 
 export interface ClaimRow {
   figure: string;
@@ -25,8 +27,6 @@ export interface ClaimsTable {
 }
 
 const REFERENCE = "express";
-/** A 95% interval wider than ±25% is said to be too wide to tell. */
-const WIDE = 0.25;
 const NONE: Interval = { value: Number.NaN, low: Number.NaN, high: Number.NaN, halfWidth: Number.NaN, n: 0 };
 
 type Metric = "rps" | "p50" | "p95" | "p99" | "rss" | "cpu" | "startup" | "seconds" | "latency-speedup" | "error-rate";
@@ -277,6 +277,9 @@ export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): 
               `the 95% interval is ±${Math.round(measured.halfWidth * 100)}%: too few or too short repeats to tell`,
             );
           }
+          if (verdict === "can't tell" && measured.low <= claimedRatio && claimedRatio <= measured.high) {
+            extra.push("the 95% interval contains both the article's ratio and 1 (no difference)");
+          }
           const reasons =
             verdict === "holds"
               ? extra
@@ -298,8 +301,6 @@ export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): 
   return { id: claim.id, article: claim.article, claim: claim.claim, rows };
 }
 
-const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-
 /** The "claimed vs measured here" section, in markdown. */
 export function claimsMarkdown(table: ClaimsTable, preset: Preset, level = 2): string[] {
   const h = "#".repeat(level);
@@ -319,8 +320,6 @@ export function claimsMarkdown(table: ClaimsTable, preset: Preset, level = 2): s
   lines.push("");
   return lines;
 }
-
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The same section in HTML, to be placed before </body> of report.html or on the claims page. */
 export function claimsHtml(table: ClaimsTable, preset: Preset): string {

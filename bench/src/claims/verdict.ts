@@ -1,13 +1,23 @@
 // The verdict on one published ratio against the ratio measured here: a pure function with explicit thresholds
-// (documented in bench/README.md, "Presets and --claims").
+// (documented in bench/README.md, "The claims table and its verdicts").
 import type { Interval } from "../stats.ts";
 
 /** The measured ratio is within ±15% of the published one (or its 95% interval contains it): the claim holds. */
 export const HOLD_TOLERANCE = 0.15;
 /** A ratio within 1 ± 5% is "no difference": neither side is ahead. */
 export const EVEN_BAND = 0.05;
+/** A 95% interval wider than ±25% is too wide to say that a claim does not hold: "can't tell". */
+export const WIDE = 0.25;
 
-export type Verdict = "holds" | "holds in direction only" | "does not hold" | "not measured here";
+/** Every verdict, in the order the claims page counts them. */
+export const VERDICTS = [
+  "holds",
+  "holds in direction only",
+  "does not hold",
+  "can't tell",
+  "not measured here",
+] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 /** -1: the first framework is lower; 0: no difference (within EVEN_BAND, or the interval contains 1); 1: higher. */
 function direction(value: number, low = Number.NaN, high = Number.NaN): -1 | 0 | 1 {
@@ -16,13 +26,19 @@ function direction(value: number, low = Number.NaN, high = Number.NaN): -1 | 0 |
   return value > 1 ? 1 : -1;
 }
 
+/** The interval's relative half-width, its larger side (NaN without an interval). */
+const halfWidthOf = ({ value, low, high }: Pick<Interval, "value" | "low" | "high">) =>
+  Math.max(high / value, value / low) - 1;
+
 /**
  * claimed: the article's ratio (framework A ÷ framework B of the same figure). measured: ours, A ÷ B from the
  * same run, with its 95% interval where there are repeats to pair (low/high NaN otherwise).
  *  - holds: measured within ±HOLD_TOLERANCE of claimed, or claimed inside the measured interval (unless that
  *    interval also contains 1, where the article saw a difference: then it confirms nothing);
  *  - holds in direction only: both on the same side of 1 (beyond EVEN_BAND and the interval), but not as large;
- *  - does not hold: the other side of 1, or no difference measured where the article saw one (or the reverse);
+ *  - can't tell: it would not hold, but the interval contains the claim or is wider than ±WIDE;
+ *  - does not hold: the other side of 1, or no difference measured where the article saw one (or the reverse),
+ *    on an interval narrow enough to say so (or on a single figure, which has none);
  *  - not measured here: no finite measured ratio.
  */
 export function verdictOf(claimed: number, measured: Pick<Interval, "value" | "low" | "high">): Verdict {
@@ -30,13 +46,12 @@ export function verdictOf(claimed: number, measured: Pick<Interval, "value" | "l
     return "not measured here";
   }
   const near = Math.abs(Math.log(measured.value / claimed)) <= Math.log(1 + HOLD_TOLERANCE);
+  const containsClaim = measured.low <= claimed && claimed <= measured.high;
   // An interval wide enough to hold both the claim and "no difference" confirms nothing: only `near` counts then.
   const even = direction(claimed) === 0;
-  const inside =
-    measured.low <= claimed && claimed <= measured.high && (even || !(measured.low <= 1 && measured.high >= 1));
-  if (near || inside) return "holds";
+  if (near || (containsClaim && (even || !(measured.low <= 1 && measured.high >= 1)))) return "holds";
   const said = direction(claimed);
   const seen = direction(measured.value, measured.low, measured.high);
   if (said !== 0 && said === seen) return "holds in direction only";
-  return "does not hold";
+  return containsClaim || halfWidthOf(measured) > WIDE ? "can't tell" : "does not hold";
 }

@@ -27,10 +27,15 @@ export interface LoadConfig {
   /** Fixed-rate mode: requests per second across all connections. */
   rate?: number;
   timeoutS: number;
+  /**
+   * duet: after the warm-up, say "ready" and wait for "go" before measuring, so that two load generators start
+   * their measured parts at the same moment.
+   */
+  sync?: boolean;
 }
 
 export type ChildMessage =
-  | { type: "phase"; phase: "warmup" | "measure" | "done" }
+  | { type: "phase"; phase: "warmup" | "ready" | "measure" | "done" }
   | { type: "result"; outcome: LoadOutcome; cpu: { userMs: number; systemMs: number; wallMs: number } }
   | { type: "error"; message: string };
 
@@ -166,6 +171,13 @@ async function main(config: LoadConfig) {
     await runLoad(config, config.warmupS);
     await drain(config);
   }
+  if (config.sync) {
+    const go = new Promise<void>((resolve) => {
+      goSignal = resolve;
+    });
+    send({ type: "phase", phase: "ready" });
+    await go;
+  }
   send({ type: "phase", phase: "measure" });
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
@@ -186,7 +198,13 @@ async function main(config: LoadConfig) {
 
 // One process serves every cell of a run, one at a time: a cell costs no process start, and the CPU of each is
 // measured over its own measured part.
-process.on("message", (config: LoadConfig) => {
-  main(config).catch((error: Error) => process.send?.({ type: "error", message: error.stack ?? error.message }));
+let goSignal: (() => void) | undefined;
+process.on("message", (message: LoadConfig | "go") => {
+  if (message === "go") {
+    goSignal?.();
+    goSignal = undefined;
+    return;
+  }
+  main(message).catch((error: Error) => process.send?.({ type: "error", message: error.stack ?? error.message }));
 });
 process.on("disconnect", () => process.exit(0));

@@ -14,8 +14,11 @@ export interface LoadRun {
 }
 
 export interface LoadHooks {
-  /** Called as the warm-up and the measured part begin, and as the measured part ends. */
-  onPhase?(phase: "warmup" | "measure" | "done"): void;
+  /**
+   * Called as the warm-up and the measured part begin, and as the measured part ends; with `sync`, "ready" when
+   * the warm-up is over and the load generator waits for go().
+   */
+  onPhase?(phase: "warmup" | "ready" | "measure" | "done"): void;
 }
 
 export class LoadGenerator {
@@ -75,6 +78,11 @@ export class LoadGenerator {
       child.once("error", onExit);
       child.send(config);
     });
+  }
+
+  /** Starts the measured part of a cell run with `sync` (after its "ready"). */
+  go() {
+    this.child?.send("go");
   }
 
   close() {

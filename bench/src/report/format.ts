@@ -1,6 +1,6 @@
 // Number formatting and table cells shared by the Markdown and HTML reports.
-import type { SummaryRow } from "../results.ts";
-import type { Interval, Spread } from "../stats.ts";
+import type { AaLine, Results, SplitRow, SummaryRow, TargetInfo } from "../results.ts";
+import { type Difference, differenceOf, type Interval, type Spread } from "../stats.ts";
 
 export const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
 
@@ -71,3 +71,97 @@ export const serverCells = (row: SummaryRow) => [
   pct(row.serverCpuCores.median),
   num(row.cpuMicrosPerRequest.median),
 ];
+
+/** What a row is beside its name: a baseline, the A/A twin (a second process of the limit baseline), or neither. */
+export function roleOf(row: SummaryRow, targets: readonly TargetInfo[]): "baseline" | "A/A twin" | undefined {
+  if (targets.some((t) => t.name === row.target && t.twinOf)) return "A/A twin";
+  return row.role === "baseline" ? "baseline" : undefined;
+}
+
+/** The start-up table's role column: "baseline (database)", "A/A twin of node-http", or the implementation's variant. */
+export const roleText = (t: TargetInfo) =>
+  t.twinOf ? `A/A twin of ${t.twinOf}` : t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant;
+
+/** The Method line's pairing: how each ratio's two sides were measured. */
+export const pairingText = (r: Results) =>
+  (r.pairing ?? "sequential") === "duet"
+    ? "duet: each target at the same time as its baseline, each server (with its PostgreSQL backends) in its own control group with an equal CPU quota, ratios of requests per CPU-second"
+    : "sequential: one target at a time, interleaved";
+
+/**
+ * The smallest difference this run can tell apart: the precision asked for (default ±5%), or the run's A/A
+ * resolution when that is wider (results.json writes an unknown one as null).
+ */
+export const bandOf = (r: Results) =>
+  Math.max(Number(r.options.precision ?? 0.05), Number.isFinite(r.resolution) ? (r.resolution as number) : 0);
+
+/**
+ * A split row's cells: scenario, implementation, total, framework (× its data-access baseline), data access and
+ * the metric, each figure in the row's headline metric with what its interval lets a reader say beyond its value
+ * (`mark("even")`, `mark("can't tell")`; nothing for a clear higher or lower). `text` escapes names.
+ */
+export function splitCells(
+  r: Results,
+  s: SplitRow,
+  text: (name: string) => string,
+  mark: (difference: Difference) => string,
+): string[] {
+  const cpu = s.headline === "cpu-per-request";
+  const band = bandOf(r);
+  const figure = (rps: Interval, perCpu: Interval) => {
+    const i = cpu ? perCpu : rps;
+    const difference = differenceOf(i, band);
+    const said = difference === "even" || difference === "can't tell" ? ` ${mark(difference)}` : "";
+    return `${ratioWithInterval(i)}${said}`;
+  };
+  const counts = new Set(r.split.map((row) => row.connections));
+  return [
+    text(counts.size > 1 ? `${s.scenario} @${s.connections}` : s.scenario),
+    text(s.target),
+    figure(s.total, s.totalCpu),
+    `${figure(s.framework, s.frameworkCpu)} × ${text(s.layer)}`,
+    figure(s.dataAccess, s.dataAccessCpu),
+    cpu ? "CPU/request" : "requests/s",
+  ];
+}
+
+/** The split table's legend for its verdicts, with this run's band. */
+export const splitVerdictNote = (r: Results, mark: (difference: Difference) => string) => {
+  const band = `±${(bandOf(r) * 100).toFixed(1)}%`;
+  return `${mark("can't tell")}: the 95% interval is too wide to say whether the figure is above, below or within ${band} of 1 (${band}: the precision asked for, or this run's A/A resolution when wider); ${mark("even")}: within ${band} of 1, on an interval no wider than that. Unmarked figures are clearly above or below 1.`;
+};
+
+const aaRatio = (i: Interval) =>
+  !isNum(i.value)
+    ? "–"
+    : `${i.value.toFixed(3)}×${isNum(i.low) && isNum(i.high) ? ` (${i.low.toFixed(3)}–${i.high.toFixed(3)})` : " (n=1)"}`;
+
+/** "hello @100: node-http~aa ÷ node-http = 1.004× (0.991–1.017), ±1.3% in requests/s — ok". */
+export const aaText = (a: AaLine) =>
+  `${a.scenario} @${a.connections}: ${a.twin} ÷ ${a.baseline} = ${aaRatio(a.ratio)}, ${precisionOf(a.ratio)} in ${a.metric === "cpu-per-request" ? "CPU/request" : "requests/s"} — ${a.verdict}`;
+
+/**
+ * "This run's resolving power", the report's first section: one line per A/A line, what the widest says, and,
+ * when an A/A line is biased, that the run failed its precision check. Undefined for a run without A/A lines.
+ */
+export function resolvingPower(
+  r: Results,
+):
+  | { about: string; lines: Array<{ text: string; verdict: AaLine["verdict"] }>; summary: string; failed?: string }
+  | undefined {
+  if (!r.aa?.length) return undefined;
+  const biased = r.aa.filter((a) => a.verdict === "biased");
+  return {
+    about:
+      "Each limit baseline measured against a second process of itself (its A/A twin), through the same path as every target: the true ratio is 1, so its interval is what this run can resolve.",
+    lines: r.aa.map((a) => ({ text: aaText(a), verdict: a.verdict })),
+    summary: Number.isFinite(r.resolution)
+      ? `Differences under ±${((r.resolution as number) * 100).toFixed(1)}% cannot be told apart in this run.`
+      : "No A/A line has an interval: this run's resolving power is unknown.",
+    ...(biased.length > 0
+      ? {
+          failed: `This run failed its precision check: the two copies of one server differed (${biased.map((a) => `${a.scenario} @${a.connections}`).join(", ")}), so something other than the code decided the figures. Quote the figures of this run only as orderings, not as sizes.`,
+        }
+      : {}),
+  };
+}

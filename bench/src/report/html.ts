@@ -1,17 +1,22 @@
-// report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context,
-// a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
+// report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context and
+// resolving power (its A/A lines), a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
 
-import type { Results, SummaryRow } from "../results.ts";
+import type { Results, SummaryRow, TargetInfo } from "../results.ts";
 import {
   esc,
   isNum,
   mb,
   ms,
   num,
+  pairingText,
   pct,
   ratioCells,
-  ratioWithInterval,
+  resolvingPower,
+  roleOf,
+  roleText,
   serverCells,
+  splitCells,
+  splitVerdictNote,
   times,
   withRange,
 } from "./format.ts";
@@ -82,10 +87,15 @@ export function barChart(title: string, bars: Bar[], width = 760): string {
 }
 
 /** Grouped bars: p50, p90 and p99 latency per target. */
-export function latencyChart(title: string, rows: SummaryRow[], width = 760): string {
+export function latencyChart(
+  title: string,
+  rows: SummaryRow[],
+  width = 760,
+  targets: readonly TargetInfo[] = [],
+): string {
   const bars: Bar[] = [];
   for (const row of rows) {
-    const name = row.role === "baseline" ? `${row.target} (baseline)` : row.target;
+    const name = labelOf(row, targets);
     if (row.status === "failed") {
       bars.push({ label: name, value: Number.NaN, text: "", color: COLORS.p50, failed: row.failure ?? "failed" });
       continue;
@@ -109,16 +119,22 @@ export function latencyChart(title: string, rows: SummaryRow[], width = 760): st
   return barChart(title, bars, width);
 }
 
-function throughputChart(title: string, rows: SummaryRow[]): string {
+/** "express", "node-http (baseline)", "node-http~aa (A/A twin)". */
+const labelOf = (row: SummaryRow, targets: readonly TargetInfo[]) => {
+  const role = roleOf(row, targets);
+  return role ? `${row.target} (${role})` : row.target;
+};
+
+function throughputChart(title: string, rows: SummaryRow[], targets: readonly TargetInfo[]): string {
   return barChart(
     title,
     rows.map((row) => ({
-      label: row.role === "baseline" ? `${row.target} (baseline)` : row.target,
+      label: labelOf(row, targets),
       value: row.rps.median,
       min: row.rps.min,
       max: row.rps.max,
       text:
-        row.role === "baseline"
+        row.target === row.baseline
           ? `${num(row.rps.median)} req/s`
           : `${num(row.rps.median)} req/s · ${times(row.headline === "cpu-per-request" ? row.cpuRatio.value : row.rpsRatio.value)}${row.headline === "cpu-per-request" ? " (CPU/req)" : ""}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
       color: row.role === "baseline" ? COLORS.baseline : COLORS.impl,
@@ -147,7 +163,7 @@ function memoryChart(r: Results): string {
 }
 
 /** The ratio a reader should quote is bold. */
-function table(rows: SummaryRow[], database: boolean): string {
+function table(rows: SummaryRow[], database: boolean, targets: readonly TargetInfo[]): string {
   const head = [
     "implementation",
     "req/s median (min–max)",
@@ -165,7 +181,8 @@ function table(rows: SummaryRow[], database: boolean): string {
     "load gen CPU",
   ];
   const body = rows.map((row) => {
-    const name = row.role === "baseline" ? `<em>${esc(row.target)}</em> (baseline)` : esc(row.target);
+    const role = roleOf(row, targets);
+    const name = role ? `<em>${esc(row.target)}</em> (${role})` : esc(row.target);
     if (row.status === "failed") {
       return `<tr class="failed-row"><td>${name}</td><td colspan="${head.length - 1}"><strong>FAILED</strong>: ${esc(row.failure ?? "")}</td></tr>`;
     }
@@ -197,9 +214,9 @@ export function renderHtml(r: Results): string {
       const these = rows.filter((s) => s.connections === connections);
       sections.push(
         `<section class="scenario" id="${esc(scenario.name)}-${connections}"><h2>${esc(scenario.name)} <small>${esc(scenario.title)} · ${connections} connections · baseline ${esc(scenario.baseline)}</small></h2>` +
-          throughputChart(`Requests/s (bar: median, whisker: min–max of ${o.repeats} repeats)`, these) +
-          latencyChart("Latency percentiles, ms (median of repeats, whisker: min–max)", these) +
-          table(these, scenario.kind === "database") +
+          throughputChart(`Requests/s (bar: median, whisker: min–max of ${o.repeats} repeats)`, these, r.targets) +
+          latencyChart("Latency percentiles, ms (median of repeats, whisker: min–max)", these, 760, r.targets) +
+          table(these, scenario.kind === "database", r.targets) +
           "</section>",
       );
     }
@@ -207,17 +224,23 @@ export function renderHtml(r: Results): string {
   const startup = r.targets
     .map(
       (t) =>
-        `<tr><td>${esc(t.name)}</td><td>${esc(t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant)}</td><td class="n">${t.error ? `<strong>${esc(t.error)}</strong>` : num(t.startupMs)}</td><td class="n">${mb(t.idleRssBytes)}</td></tr>`,
+        `<tr><td>${esc(t.name)}</td><td>${esc(roleText(t))}</td><td class="n">${t.error ? `<strong>${esc(t.error)}</strong>` : num(t.startupMs)}</td><td class="n">${mb(t.idleRssBytes)}</td></tr>`,
     )
     .join("");
   const saturated = r.summary.some((s) => s.loadGeneratorSaturated);
+  const mark = (said: string) => `<em class="said">${esc(said)}</em>`;
   const split = r.split.length
     ? `<h2>Framework cost × data-access cost</h2><p class="note">Each implementation's figure on a database scenario as a ratio to the raw baseline, split into framework (implementation ÷ the same data access without a framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request where the load generator saturated.</p><table><thead><tr><th>scenario</th><th>implementation</th><th>total</th><th>framework</th><th>data access</th><th>ratio of</th></tr></thead><tbody>${r.split
         .map((row) => {
-          const cpu = row.headline === "cpu-per-request";
-          return `<tr><td>${esc(row.scenario)}</td><td>${esc(row.target)}</td><td class="n">${ratioWithInterval(cpu ? row.totalCpu : row.total)}</td><td class="n">${ratioWithInterval(cpu ? row.frameworkCpu : row.framework)} × ${esc(row.layer)}</td><td class="n">${ratioWithInterval(cpu ? row.dataAccessCpu : row.dataAccess)}</td><td>${cpu ? "CPU/request" : "requests/s"}</td></tr>`;
+          const [scenario, target, ...figures] = splitCells(r, row, esc, mark);
+          const last = figures.pop();
+          return `<tr><td>${scenario}</td><td>${target}</td>${figures.map((f) => `<td class="n">${f}</td>`).join("")}<td>${last}</td></tr>`;
         })
-        .join("")}</tbody></table>`
+        .join("")}</tbody></table><p class="note">${splitVerdictNote(r, mark)}</p>`
+    : "";
+  const power = resolvingPower(r);
+  const aa = power
+    ? `<section class="aa" id="resolving-power"><h2>This run's resolving power</h2>${power.failed ? `<p class="alarm"><strong>⚠ ${esc(power.failed)}</strong></p>` : ""}<p class="note">${esc(power.about)}</p><ul>${power.lines.map((line) => `<li class="aa-${line.verdict}">${esc(line.text)}</li>`).join("")}</ul><p><strong>${esc(power.summary)}</strong></p></section>`
     : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -229,7 +252,8 @@ table{border-collapse:collapse;margin:10px 0 4px;font-size:12.5px}th,td{border:1
 td.n{text-align:right;white-space:nowrap}.failed-row td{background:#fdecee}.warn{color:#b8860b}
 svg.chart{display:block;margin:10px 0;font-size:12px}svg .chart-title{font-weight:600}svg .failed{fill:#c0392b}svg .value{fill:#333}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666}dd{margin:0}
-.note{color:#555;font-size:13px}
+.note{color:#555;font-size:13px}.said{color:#7b4fbf}
+.alarm{background:#fdecee;border:2px solid #c0392b;padding:8px 12px;color:#8b1e12}.aa-biased{color:#c0392b;font-weight:600}.aa-inconclusive{color:#666}
 </style></head><body>
 <h1>Benchmark results</h1>
 <p class="note">One run on one machine: compare the ratios within this run, not absolute numbers across machines or runs.</p>
@@ -242,9 +266,10 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666
       .map(([k, v]) => `${k} ${v}`)
       .join(", "),
   )}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>
-<dt>Method</dt><dd>${o.rates ? `latency against offered load: one fixed-rate run per rate, ${esc(String(o.rates))} req/s, latency from the scheduled send time` : o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
+<dt>Method</dt><dd>${o.rates ? `latency against offered load: one fixed-rate run per rate, ${esc(String(o.rates))} req/s, latency from the scheduled send time` : o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(pairingText(r))}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
 ${limitsText(r) ? `<dt>Limits</dt><dd>${esc(limitsText(r) as string)}</dd>` : ""}
 </dl>
+${aa}
 ${capacityHtml(r)}
 ${curveHtml(r)}
 ${split}

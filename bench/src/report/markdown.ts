@@ -1,15 +1,21 @@
-// results.md: the run's context, then one table per scenario, ready to paste into a README.
-import type { Results, SummaryRow } from "../results.ts";
+// results.md: the run's context and resolving power (its A/A lines), the split, then one table per scenario, ready
+// to paste into a README.
+import type { Results, SummaryRow, TargetInfo } from "../results.ts";
 import {
   escapeCell,
   mb,
   ms,
   num,
+  pairingText,
   pct,
   precisionOf,
   ratioCells,
-  ratioWithInterval,
+  resolvingPower,
+  roleOf,
+  roleText,
   serverCells,
+  splitCells,
+  splitVerdictNote,
   withRange,
 } from "./format.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
@@ -33,7 +39,7 @@ function describeRun(r: Results): string[] {
     `- **Machine**: ${r.machine.cpuModel}, ${r.machine.logicalCpus} logical CPUs, ${Math.round(r.machine.memoryBytes / 2 ** 30)} GiB, ${r.machine.platform} ${r.machine.kernel}; load average ${num(r.machine.loadAverage1m)} at the start`,
     `- **Pinning**: server ${r.pinning.server}, load generator ${r.pinning.loadGenerator}, PostgreSQL ${r.pinning.postgres} — ${r.pinning.note}`,
     `- **Software**: Node ${r.versions.node}, autocannon ${r.versions.autocannon}, Prisma ${r.versions["@prisma/client"]} (adapter-pg ${r.versions["@prisma/adapter-pg"]}), pg ${r.versions.pg}; PostgreSQL ${r.postgres.version.split(" ").slice(0, 2).join(" ")} (${r.postgres.provider})`,
-    `- **Method**: ${mode}; ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} to ${o.maxRepeats ?? o.repeats} repeats interleaved (until every headline ratio's 95% interval is within ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker process(es) per server, DB_POOL_SIZE=${o.poolSize} in all (${o.poolPerWorker ?? o.poolSize} per worker); data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders); each scenario verified first (${o.verifySample} requests per server)`,
+    `- **Method**: ${mode}; ${pairingText(r)}; ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} to ${o.maxRepeats ?? o.repeats} repeats interleaved (until every headline ratio's 95% interval is within ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker process(es) per server, DB_POOL_SIZE=${o.poolSize} in all (${o.poolPerWorker ?? o.poolSize} per worker); data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders); each scenario verified first (${o.verifySample} requests per server)`,
   ];
 }
 
@@ -42,8 +48,9 @@ const header =
 const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
 
 /** The ratio to quote is bold. */
-export function tableRow(row: SummaryRow, database = false): string {
-  const name = row.role === "baseline" ? `*${row.target}* (baseline)` : row.target;
+export function tableRow(row: SummaryRow, database = false, targets: readonly TargetInfo[] = []): string {
+  const role = roleOf(row, targets);
+  const name = role ? `*${row.target}* (${role})` : row.target;
   if (row.status === "failed") {
     return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | – | – | – | ${row.non2xx} / ${row.errors} | – | – | – | – | – |`;
   }
@@ -81,16 +88,27 @@ export function splitTable(r: Results): string[] {
     "| scenario | implementation | total | framework | data access | ratio of |",
     "|---|---|--:|--:|--:|---|",
   ];
-  for (const s of r.split) {
-    const cpu = s.headline === "cpu-per-request";
-    const pick = (a: typeof s.total, b: typeof s.totalCpu) => ratioWithInterval(cpu ? b : a);
-    const scenario = (r.options.connections as number[]).length > 1 ? `${s.scenario} @${s.connections}` : s.scenario;
-    lines.push(
-      `| ${scenario} | ${s.target} | ${pick(s.total, s.totalCpu)} | ${pick(s.framework, s.frameworkCpu)} × ${s.layer} | ${pick(s.dataAccess, s.dataAccessCpu)} | ${cpu ? "CPU/request" : "requests/s"} |`,
-    );
-  }
-  lines.push("");
+  const mark = (said: string) => `*${said}*`;
+  for (const s of r.split) lines.push(`| ${splitCells(r, s, escapeCell, mark).join(" | ")} |`);
+  lines.push("", splitVerdictNote(r, mark), "");
   return lines;
+}
+
+/** The first section: the A/A lines, what they let this run tell apart, and whether it failed its precision check. */
+export function resolvingPowerMarkdown(r: Results): string[] {
+  const power = resolvingPower(r);
+  if (!power) return [];
+  return [
+    "## This run's resolving power",
+    "",
+    ...(power.failed ? [`**⚠ ${power.failed}**`, ""] : []),
+    power.about,
+    "",
+    ...power.lines.map((line) => (line.verdict === "biased" ? `- **${line.text}**` : `- ${line.text}`)),
+    "",
+    power.summary,
+    "",
+  ];
 }
 
 export function renderMarkdown(r: Results): string {
@@ -103,7 +121,7 @@ export function renderMarkdown(r: Results): string {
   lines.push(...describeRun(r));
   const limits = limitsText(r);
   if (limits) lines.push(`- **Limits**: ${limits}`);
-  lines.push("");
+  lines.push("", ...resolvingPowerMarkdown(r));
   if (r.targets.some((t) => t.remote)) {
     lines.push(
       `**Servers measured where they run (--target ${(r.options.targets as Array<{ name: string; url: string }>).map((t) => `${t.name}=${t.url}`).join(", ")}):** the bench did not start them, so there are no CPU, memory or PostgreSQL figures, no CPU-per-request ratios and no check for other work on their machine; every ratio is throughput, verified first as always.`,
@@ -119,7 +137,7 @@ export function renderMarkdown(r: Results): string {
   for (const t of r.targets) {
     const build = t.build ? (t.build.ok ? (t.build.ms / 1000).toFixed(1) : "failed") : "–";
     lines.push(
-      `| ${t.name} | ${t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant} | ${t.error ? `**${escapeCell(t.error)}**` : num(t.startupMs)} | ${mb(t.idleRssBytes)} | ${build} |`,
+      `| ${t.name} | ${roleText(t)} | ${t.error ? `**${escapeCell(t.error)}**` : num(t.startupMs)} | ${mb(t.idleRssBytes)} | ${build} |`,
     );
   }
   lines.push("");
@@ -136,7 +154,7 @@ export function renderMarkdown(r: Results): string {
       lines.push(`Baseline: ${scenario.baseline}.`, "");
       lines.push(header, rule);
       for (const row of rows.filter((s) => s.connections === connections)) {
-        lines.push(tableRow(row, scenario.kind === "database"));
+        lines.push(tableRow(row, scenario.kind === "database", r.targets));
       }
       lines.push("");
     }

@@ -27,10 +27,10 @@ export interface CellSpec {
   rate?: number;
 }
 
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").slice(0, 400);
+export const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").slice(0, 400);
 
 /** Why the server cannot be measured any more, or undefined while it runs (or is not ours). */
-function serverGone(target: LiveTarget, cell: CellResult): string | undefined {
+export function serverGone(target: LiveTarget, cell: CellResult): string | undefined {
   const p = target.process;
   if (!p || (p.exitCode === null && p.signalCode === null && p.pid)) return undefined;
   if (target.oomKills && target.oomKills() > 0) {
@@ -95,7 +95,7 @@ function recordFigures(cell: CellResult, run: LoadRun, s: CellSamplers, framewor
 }
 
 /** Unexpected statuses, socket errors or no answer at all make a cell fail (or, in a smoke run, a note). */
-function judge(cell: CellResult, durationS: number, smoke: boolean) {
+export function judge(cell: CellResult, durationS: number, smoke: boolean) {
   const outcome = cell.outcome;
   if (!outcome) return;
   if (outcome.non2xx > 0) {
@@ -114,7 +114,7 @@ function judge(cell: CellResult, durationS: number, smoke: boolean) {
   }
 }
 
-function loadConfig(spec: CellSpec, ctx: ScenarioRunContext): LoadConfig {
+export function loadConfig(spec: CellSpec, ctx: ScenarioRunContext): LoadConfig {
   const rate = spec.rate ?? ctx.options.rate;
   return {
     url: spec.target.url,

@@ -93,3 +93,16 @@ export async function countRows(url: string): Promise<Results["rows"]> {
     return { users: await count("users"), products: await count("products"), orders: await count("orders") };
   });
 }
+
+/**
+ * The PostgreSQL backends serving the database at this URL (its client connections, not this query's own):
+ * duet moves them into the control group of the server they serve.
+ */
+export async function backendPids(url: string): Promise<number[]> {
+  return withClient(url, async (c) => {
+    const { rows } = await c.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+    );
+    return rows.map((r) => r.pid);
+  });
+}

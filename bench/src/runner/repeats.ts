@@ -2,9 +2,10 @@
 // round, until every headline ratio's 95% interval is within ±precision (after at least `repeats` rounds, at
 // most `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is
 // run again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded.
-import { type CellResult, countedCells, headlineOf, ratiosOf } from "../results.ts";
+import { type CellResult, countedCells, headlineOf, ratiosTo } from "../results.ts";
 import type { ScenarioName } from "../scenarios.ts";
 import { type CellSpec, type CellState, measureCell } from "./cell.ts";
+import { measurePair } from "./duet.ts";
 import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 
@@ -36,7 +37,7 @@ export function widestInterval(
     if (target === baseline) continue;
     const own = countedCells(cells, name, connections, target);
     if (own.some((c) => c.failure)) continue;
-    const { rps, cpu } = ratiosOf(own, base);
+    const { rps, cpu } = ratiosTo(cells, name, connections, own, baseline);
     const chosen = headlineOf(own, base, rps, cpu).headline === "cpu-per-request" ? cpu : rps;
     if (!(chosen.halfWidth <= widest.halfWidth) && Number.isFinite(chosen.halfWidth)) {
       widest = { halfWidth: chosen.halfWidth, target };
@@ -99,7 +100,45 @@ async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state
   return runs;
 }
 
-/** One round: a cell per target, in rotated order. */
+/** The measurements of one round: a cell per target, or in duet a pair per target that has a partner. */
+export const roundSize = (runnable: readonly LiveTarget[], ctx: Pick<ScenarioRunContext, "duet">) =>
+  ctx.duet ? runnable.filter((t) => t.partner).length : runnable.length;
+
+/**
+ * One duet round: every target with a partner measured beside it, the pairs in rotated order; which load
+ * generator drives which side alternates from round to round.
+ */
+async function runDuetRound(
+  plan: ScenarioPlan,
+  runnable: LiveTarget[],
+  connections: number,
+  repeat: number,
+  ctx: ScenarioRunContext,
+) {
+  const cells: CellResult[] = [];
+  const duet = ctx.duet;
+  if (!duet) return cells;
+  const pairs = runnable.filter((t) => t.partner);
+  for (const [index, target] of rotated(pairs, repeat).entries()) {
+    const partner = runnable.find((t) => t.name === target.partner);
+    const state = startState(plan, `${target.name} beside ${target.partner}`, connections, repeat, ctx);
+    ctx.io.progress.update(state);
+    if (!partner) {
+      const failure = `its duet partner ${target.partner} could not be measured (failed verification or start)`;
+      const cell = { scenario: plan.name, connections, repeat, target: target.name, position: index + 1, failure };
+      cells.push(cell);
+      finishState(state, cell, plan, ctx);
+      continue;
+    }
+    const sides = repeat % 2 === 1 ? ([partner, target] as const) : ([target, partner] as const);
+    const pair = await measurePair(plan, sides, connections, repeat, index + 1, { ...ctx, duet }, state);
+    cells.push(...pair);
+    finishState(state, pair.find((c) => c.target === target.name) as CellResult, plan, ctx);
+  }
+  return cells;
+}
+
+/** One round: a cell per target, in rotated order (duet: a pair per target, runDuetRound). */
 async function runRound(
   plan: ScenarioPlan,
   runnable: LiveTarget[],
@@ -107,6 +146,7 @@ async function runRound(
   repeat: number,
   ctx: ScenarioRunContext,
 ) {
+  if (ctx.duet) return runDuetRound(plan, runnable, connections, repeat, ctx);
   const cells: CellResult[] = [];
   for (const [index, target] of rotated(runnable, repeat).entries()) {
     const state = startState(plan, target.name, connections, repeat, ctx);
@@ -155,7 +195,7 @@ function shouldStop(
     );
     return true;
   }
-  if (ctx.canExtend && !ctx.canExtend(runnable.length * secondsPerCell(ctx.counter, plan.cellSeconds))) {
+  if (ctx.canExtend && !ctx.canExtend(roundSize(runnable, ctx) * secondsPerCell(ctx.counter, plan.cellSeconds))) {
     ctx.io.log(`${plan.name}: ${repeat} repeat(s), precision ${reached} — ${wanted}, no time left in the budget`);
     return true;
   }
@@ -172,7 +212,7 @@ export async function runRepeats(
 ) {
   const cells: CellResult[] = [];
   for (let repeat = 1; ; repeat++) {
-    if (repeat > ctx.options.repeats) ctx.counter.total += runnable.length;
+    if (repeat > ctx.options.repeats) ctx.counter.total += roundSize(runnable, ctx);
     cells.push(...(await runRound(plan, runnable, connections, repeat, ctx)));
     if (shouldStop(plan, cells, runnable, connections, repeat, label, ctx)) return cells;
   }

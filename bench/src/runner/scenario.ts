@@ -5,7 +5,7 @@
 import type { CellResult, VerificationRecord } from "../results.ts";
 import { connectionsFor, type ScenarioName, scenarios } from "../scenarios.ts";
 import { type CapacityResult, PLANNED_PROBES, runCapacity } from "./capacity.ts";
-import { runRepeats, type ScenarioPlan } from "./repeats.ts";
+import { roundSize, runRepeats, type ScenarioPlan } from "./repeats.ts";
 import { runSweep } from "./sweep.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 import { verifyTargets } from "./verification.ts";
@@ -56,7 +56,8 @@ export async function runScenario(
   const plan = planScenario(name, options);
   const { verification, runnable } = await verifyTargets(name, targets, ctx);
   const connectionCounts = connectionsFor(scenarios[name], options.connections);
-  ctx.counter.cell += (targets.length - runnable.length) * connectionCounts.length * plannedCellsPerTarget(options);
+  const skipped = Math.max(0, roundSize(targets, ctx) - roundSize(runnable, ctx));
+  ctx.counter.cell += skipped * connectionCounts.length * plannedCellsPerTarget(options);
   const outcome: ScenarioOutcome = { verification, cells: [], curve: [], capacity: [], probes: [] };
   for (const connections of connectionCounts) {
     const label = `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}`;

@@ -1,5 +1,6 @@
 // What running one scenario needs: the live servers, the run's options and shared state (the load generator,
 // the progress line and its counter of cells).
+import type { LimitGroup } from "../limits.ts";
 import type { LoadGenerator } from "../load/generator.ts";
 import type { BenchOptions } from "../options.ts";
 import type { ProfileKind, Profiler } from "../profile/recorder.ts";
@@ -23,6 +24,17 @@ export interface LiveTarget {
   memoryLimit?: string;
   /** --profile: how the server is sampled. */
   profile?: ProfileKind;
+  /** duet: the server's control group (its quota and CPU accounting). */
+  group?: LimitGroup;
+  /** duet: the target this one is measured beside (its data-access baseline, else the limit); none for the limit. */
+  partner?: string;
+}
+
+/** duet: the two load generators (one per side) and how to find the PostgreSQL backends serving a database. */
+export interface DuetContext {
+  loadGenerators: readonly [LoadGenerator, LoadGenerator];
+  /** The pids of the backends connected to the database at this URL (none when PostgreSQL is not local). */
+  backends?(databaseUrl: string): Promise<number[]>;
 }
 
 /** Cells done and planned in the whole run, and the seconds the measured ones took, for the progress line. */
@@ -51,6 +63,8 @@ export interface ScenarioRunContext {
   > &
     Partial<Pick<BenchOptions, "rates" | "slo">>;
   loadGenerator: LoadGenerator;
+  /** --pairing duet: what measuring two servers at once needs (absent: sequential). */
+  duet?: DuetContext;
   /** PostgreSQL's postmaster, when local: its CPU per cell is recorded too. */
   postmaster?: number;
   /** The limit baseline every ratio is taken to, and the data-access baselines (for the precision check). */

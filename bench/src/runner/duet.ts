@@ -1,0 +1,193 @@
+// --pairing duet: a target and the baseline it is compared with measured at the same time. Each server runs in
+// its own control group with the same CPU quota (run.ts starts it there), each is driven by its own load generator
+// hard enough to use its quota, and both measured parts start at the same moment (the load generators wait for
+// "go"). Where PostgreSQL is a local process, the backends serving each side's database are moved into that
+// side's group for the measured part, so that each group holds everything a request costs and PostgreSQL's work
+// is under the same quota on both sides. Whatever slows the machine during the pair slows both sides: the ratio
+// of their requests per CPU-second (from the kernel's accounting, in nanoseconds) cancels it.
+import { cpuSeconds, ServerSampler } from "../proc.ts";
+import { type CellResult, LOADGEN_SATURATION } from "../results.ts";
+import { scenarios } from "../scenarios.ts";
+import { type CellState, judge, loadConfig, oneLine, serverGone } from "./cell.ts";
+import { restock } from "./database.ts";
+import type { ScenarioPlan } from "./repeats.ts";
+import type { DuetContext, LiveTarget, ScenarioRunContext } from "./types.ts";
+
+interface Side {
+  target: LiveTarget;
+  cell: CellResult;
+  sampler?: ServerSampler;
+  backends: number[];
+  start?: { group: number; backends: number; wall: number };
+}
+
+/** The two cells of one pair, in the order given: [partner, target]. Never throws (failures go into the cells). */
+export async function measurePair(
+  plan: ScenarioPlan,
+  pair: readonly [LiveTarget, LiveTarget],
+  connections: number,
+  repeat: number,
+  position: number,
+  ctx: ScenarioRunContext & { duet: DuetContext },
+  state: CellState,
+): Promise<[CellResult, CellResult]> {
+  const started = performance.now();
+  const id = `${plan.name}@${connections}#${repeat}.${position}`;
+  const sides: Side[] = pair.map((target, i) => ({
+    target,
+    backends: [],
+    cell: {
+      scenario: plan.name,
+      connections,
+      repeat,
+      target: target.name,
+      position,
+      startedAt: new Date().toISOString(),
+      pair: { id, with: (pair[1 - i] as LiveTarget).name },
+    },
+  }));
+  const cells = sides.map((s) => s.cell) as [CellResult, CellResult];
+  for (const side of sides) {
+    const gone = serverGone(side.target, side.cell);
+    if (gone) side.cell.failure = gone;
+  }
+  if (cells.some((c) => c.failure)) return finish(cells, started);
+  if (scenarios[plan.name].writes) {
+    await Promise.all(
+      sides.map((s) => s.target.databaseUrl && restock(s.target.databaseUrl, ctx.pools.orderProductIds)),
+    );
+  }
+  const ticker = setInterval(() => {
+    state.secondsLeft = Math.max(0, state.secondsLeft - 1);
+    ctx.io.progress.update(state);
+  }, 1000);
+  let ready = 0;
+  let goes: () => void = () => {};
+  const allReady = new Promise<void>((resolve) => {
+    goes = resolve;
+  });
+  try {
+    const runs = sides.map((side, i) => {
+      const generator = ctx.duet.loadGenerators[i] as DuetContext["loadGenerators"][number];
+      const spec = {
+        scenario: plan.name,
+        target: side.target,
+        connections,
+        repeat,
+        position,
+        warmupS: plan.warmupS,
+        durationS: plan.durationS,
+      };
+      return generator.run(
+        { ...loadConfig(spec, ctx), sync: true },
+        {
+          onPhase: (phase) => {
+            if (phase === "warmup") state.phase = "warming up";
+            if (phase === "ready" && ++ready === sides.length) goes();
+            if (phase === "measure") state.phase = "measuring";
+            if (phase === "done") stopSide(side);
+            ctx.io.progress.update(state);
+          },
+        },
+      );
+    });
+    // Both warmed up: the backends join their side's group, the counters are read, and both measured parts start.
+    // A side that failed before it was ready ends the wait; the other is let go (the pair fails with it).
+    const failedEarly = Promise.race(
+      runs.map((run) =>
+        run.then(
+          () => new Promise<void>(() => {}),
+          () => undefined,
+        ),
+      ),
+    );
+    await Promise.race([allReady, failedEarly]);
+    if (ready === sides.length) await Promise.all(sides.map((side) => startSide(side, ctx.duet)));
+    for (const generator of ctx.duet.loadGenerators) generator.go();
+    const outcomes = await Promise.allSettled(runs);
+    outcomes.forEach((outcome, i) => {
+      const side = sides[i] as Side;
+      if (outcome.status === "rejected") {
+        side.cell.failure = serverGone(side.target, side.cell) ?? oneLine((outcome.reason as Error).message);
+        return;
+      }
+      const run = outcome.value;
+      side.cell.outcome = run.outcome;
+      side.cell.loadGenerator = { cpuCores: run.cpuCores, saturated: run.cpuCores >= LOADGEN_SATURATION };
+      recordGroup(side, run.outcome.completed);
+      judge(side.cell, plan.durationS, ctx.options.smoke);
+      const gone = serverGone(side.target, side.cell);
+      if (gone) side.cell.failure = gone;
+    });
+  } finally {
+    clearInterval(ticker);
+    for (const side of sides) side.target.group?.releaseAdopted();
+  }
+  return finish(cells, started);
+}
+
+function finish(cells: [CellResult, CellResult], started: number): [CellResult, CellResult] {
+  for (const cell of cells) cell.wallS = (performance.now() - started) / 1000;
+  return cells;
+}
+
+/** The side's backends moved into its group, then its counters read: its measured part starts right after. */
+async function startSide(side: Side, duet: DuetContext) {
+  const { target } = side;
+  if (target.databaseUrl && duet.backends && target.group) {
+    const pids = await duet.backends(target.databaseUrl);
+    side.backends = pids.filter((pid) => target.group?.adopt(pid));
+  }
+  if (target.process?.pid) {
+    side.sampler = new ServerSampler(target.process.pid);
+    side.sampler.start();
+  }
+  side.start = {
+    group: target.group?.cpuSeconds() ?? Number.NaN,
+    backends: side.backends.length > 0 ? cpuSeconds(side.backends) : Number.NaN,
+    wall: performance.now(),
+  };
+}
+
+interface Stopped {
+  group: number;
+  backends: number;
+  wall: number;
+  server?: ReturnType<ServerSampler["stop"]>;
+}
+const stopped = new WeakMap<Side, Stopped>();
+
+/** The side's counters as its measured part ends. */
+function stopSide(side: Side) {
+  if (!side.start) return;
+  stopped.set(side, {
+    group: side.target.group?.cpuSeconds() ?? Number.NaN,
+    backends: side.backends.length > 0 ? cpuSeconds(side.backends) : Number.NaN,
+    wall: performance.now(),
+    ...(side.sampler ? { server: side.sampler.stop() } : {}),
+  });
+}
+
+/** The cell's server, PostgreSQL and group figures from its counters. */
+function recordGroup(side: Side, completed: number) {
+  const end = stopped.get(side);
+  const { start, cell, target } = side;
+  if (!start || !end) return;
+  const wall = (end.wall - start.wall) / 1000;
+  const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, completed);
+  if (end.server) cell.server = { ...end.server, cpuMicrosPerRequest: perRequest(end.server.cpuSeconds) };
+  const backends = end.backends - start.backends;
+  if (Number.isFinite(backends)) {
+    cell.postgres = { cpuCores: backends / wall, cpuMicrosPerRequest: perRequest(backends) };
+  }
+  const groupSeconds = end.group - start.group;
+  const quota = target.group?.quotaCores;
+  if (Number.isFinite(groupSeconds) && quota !== undefined && wall > 0) {
+    cell.group = {
+      cpuSeconds: groupSeconds,
+      quotaCores: quota,
+      usedShare: groupSeconds / wall / quota,
+      backends: side.backends.length,
+    };
+  }
+}

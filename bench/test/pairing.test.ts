@@ -1,0 +1,171 @@
+// Duet pairing and the A/A check, end to end through the CLI on real servers: every ratio measured beside its
+// baseline, each side in its own control group (the kernel's CPU accounting in every cell), the A/A line recorded,
+// and a run whose A/A twin is slowed on purpose (V8's optimising compilers off) failing its precision check. Where this machine
+// cannot make control groups (not root, no writable cgroup hierarchy), the duet tests are skipped with the reason.
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detectLayout } from "../src/limits.ts";
+import type { Results } from "../src/results.ts";
+
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+function bench(args: string[]) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+const layout = detectLayout();
+const noGroups = "error" in layout ? layout.error : undefined;
+if (noGroups) console.warn(`skipping the duet tests: ${noGroups}`);
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "bench-pairing-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const read = async (out: string) => JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+
+describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
+  it("measures each target beside its partner in a control group, and records the A/A line", async () => {
+    const out = join(dir, "duet");
+    const run = await bench([
+      "--pairing",
+      "duet",
+      "--impl",
+      "express",
+      "--scenario",
+      "hello,user-by-id",
+      "--duration",
+      "1",
+      "--warmup",
+      "0.5",
+      "--repeats",
+      "2",
+      "--max-repeats",
+      "2",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.output).toBe(0);
+    const results = await read(out);
+    expect(results.pairing).toBe("duet");
+    // Pairs: on hello express and the twin beside node-http; on user-by-id express beside node-http-prisma,
+    // node-http-prisma and the twin beside node-http-pg.
+    const partners = (scenario: string) =>
+      [
+        ...new Set(results.cells.filter((c) => c.scenario === scenario).map((c) => `${c.target}|${c.pair?.with}`)),
+      ].sort();
+    expect(partners("hello")).toEqual([
+      "express|node-http",
+      "node-http|express",
+      "node-http|node-http~aa",
+      "node-http~aa|node-http",
+    ]);
+    expect(partners("user-by-id")).toEqual([
+      "express|node-http-prisma",
+      "node-http-pg|node-http-pg~aa",
+      "node-http-pg|node-http-prisma",
+      "node-http-pg~aa|node-http-pg",
+      "node-http-prisma|express",
+      "node-http-prisma|node-http-pg",
+    ]);
+    for (const cell of results.cells) {
+      const where = `${cell.scenario} ${cell.target} beside ${cell.pair?.with}`;
+      expect(cell.failure, where).toBeUndefined();
+      // The kernel's accounting of the side's group: CPU used, at the quota asked for.
+      expect(cell.group?.cpuSeconds, where).toBeGreaterThan(0);
+      expect(cell.group?.quotaCores, where).toBe(0.4);
+      // The two cells of a pair ran at the same time: each names the other.
+      const other = results.cells.find((c) => c.pair?.id === cell.pair?.id && c !== cell);
+      expect(other?.target, where).toBe(cell.pair?.with);
+    }
+    // On the database scenario each group held the PostgreSQL backends serving its side.
+    expect(results.cells.filter((c) => c.scenario === "user-by-id").every((c) => (c.group?.backends ?? 0) > 0)).toBe(
+      true,
+    );
+    expect(results.aa?.map((l) => `${l.scenario} ${l.twin} ÷ ${l.baseline}`)).toEqual([
+      "hello node-http~aa ÷ node-http",
+      "user-by-id node-http-pg~aa ÷ node-http-pg",
+    ]);
+    for (const line of results.aa ?? []) expect(line.ratio.n).toBe(2);
+    // express reaches node-http-pg through node-http-prisma: total = framework × data access.
+    const split = results.split.find((s) => s.scenario === "user-by-id" && s.target === "express");
+    expect(split?.total.value).toBeCloseTo((split?.framework.value ?? 0) * (split?.dataAccess.value ?? 0), 6);
+    // Every group is gone afterwards.
+    const groups = await import("node:fs").then((fs) =>
+      "version" in layout && layout.version === 1 ? fs.readdirSync(layout.cpu) : [],
+    );
+    expect(groups.filter((g) => g.startsWith("api-ref-bench-"))).toEqual([]);
+  }, 600_000);
+
+  it("fails its precision check when one copy of the A/A pair is slowed on purpose", async () => {
+    const out = join(dir, "handicap");
+    const run = await bench([
+      "--pairing",
+      "duet",
+      "--handicap-twin",
+      "--impl",
+      "express",
+      "--scenario",
+      "hello",
+      "--duration",
+      "1",
+      "--warmup",
+      "0.5",
+      "--repeats",
+      "3",
+      "--max-repeats",
+      "3",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toMatch(/FAILED: A\/A check on hello @100: node-http~aa ÷ node-http = 0\.\d+× .* excludes 1/);
+    const line = (await read(out)).aa?.[0];
+    expect(line?.verdict).toBe("biased");
+    expect(line?.ratio.high).toBeLessThan(1);
+  }, 600_000);
+});
+
+describe("--pairing sequential", () => {
+  it("measures the A/A twin as one more target of every round, and flags a slowed twin too", async () => {
+    const out = join(dir, "sequential");
+    const run = await bench([
+      "--pairing",
+      "sequential",
+      "--handicap-twin",
+      "--impl",
+      "express",
+      "--scenario",
+      "hello",
+      "--duration",
+      "1",
+      "--warmup",
+      "0.5",
+      "--repeats",
+      "3",
+      "--max-repeats",
+      "3",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.output).toBe(1);
+    const results = await read(out);
+    expect(results.pairing).toBe("sequential");
+    expect(results.cells.every((c) => c.pair === undefined && c.group === undefined)).toBe(true);
+    expect(results.cells.filter((c) => c.target === "node-http~aa")).toHaveLength(3);
+    expect(results.aa?.[0]).toMatchObject({ twin: "node-http~aa", baseline: "node-http", verdict: "biased" });
+  }, 600_000);
+});
