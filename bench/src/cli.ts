@@ -33,6 +33,8 @@ function usageError(message: string): never {
 function estimate(bench: BenchOptions) {
   const plan = bench.scenarios.map((s) => ({
     targets: measurementsPerRound(bench, s),
+    // Every target settles once per scenario; in duet two at a time.
+    settleS: (targetsOfScenario(bench, s).length * bench.settleS) / (bench.pairing === "duet" ? 2 : 1),
     connections: connectionsFor(scenarios[s], bench.connections).length,
     durationS: measuredSeconds(s, bench),
   }));

@@ -65,6 +65,8 @@ export interface BenchOptions {
   pairingAsked: boolean;
   /** duet: the CPU quota of each side's control group, in cores. */
   duetCpus: number;
+  /** Seconds each target is loaded, not measured, before a scenario's first round (runner/settle.ts). */
+  settleS: number;
   /** --disturb N: N synthetic CPU hogs during the run (the precision study's disturbance); undefined: none. */
   disturb: number | undefined;
   /** --handicap-twin: the A/A twin runs with V8's optimising compilers off, to show that the A/A check catches a slowed copy. */
@@ -79,6 +81,8 @@ export const DEFAULT_PAIRING: Pairing = "duet";
  * generators and PostgreSQL's shared work, so that both sides stay saturated (the precision study).
  */
 export const DEFAULT_DUET_CPUS = 0.4;
+/** Seconds of load that bring a server's JIT and heap to their working state (the precision study). */
+export const DEFAULT_SETTLE_S = 10;
 
 export class UsageError extends Error {}
 
@@ -114,15 +118,18 @@ export const PER_CELL_SECONDS = 0.8;
 /** How long a run takes: the seconds at its least repeats, and at its most (max repeats, or the budget). */
 export function estimateSeconds(
   options: Pick<BenchOptions, "warmupS" | "durationS" | "repeats" | "maxRepeats" | "budgetMinutes">,
-  /** Per scenario; `durationS` is its measured seconds where they differ from --duration (planScenario's). */
-  plan: Array<{ targets: number; connections: number; durationS?: number }>,
+  /**
+   * Per scenario; `durationS` is its measured seconds where they differ from --duration (planScenario's), and
+   * `settleS` the seconds its settling takes before the first round.
+   */
+  plan: Array<{ targets: number; connections: number; durationS?: number; settleS?: number }>,
   targets: number,
 ): { min: number; max: number } {
   const perRepeat = plan.reduce(
     (n, s) => n + s.targets * s.connections * (options.warmupS + (s.durationS ?? options.durationS) + PER_CELL_SECONDS),
     0,
   );
-  const fixed = FIXED_SECONDS + PER_TARGET_SECONDS * targets;
+  const fixed = FIXED_SECONDS + PER_TARGET_SECONDS * targets + plan.reduce((n, s) => n + (s.settleS ?? 0), 0);
   const min = fixed + perRepeat * options.repeats;
   const most = fixed + perRepeat * options.maxRepeats;
   const budget = options.budgetMinutes === undefined ? Number.POSITIVE_INFINITY : options.budgetMinutes * 60;
@@ -137,6 +144,7 @@ export const USAGE = `usage: pnpm bench [options]
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
   --duration S               measured seconds per cell (default 5; smoke 0.5; the auth routes at least 3, except in smoke)
   --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
+  --settle S                 seconds each server is loaded before a scenario's first round (default ${DEFAULT_SETTLE_S}; smoke 0)
   --repeats N                runs of each cell at least, implementations interleaved (default 3; smoke 2)
   --max-repeats N            runs of each cell at most, while a headline ratio is less precise than --precision (default ${DEFAULT_MAX_REPEATS}; smoke 2)
   --precision P              wanted half-width of each headline ratio's 95% interval, in % or as a fraction (default 5%)
@@ -215,6 +223,7 @@ const OPTIONS = optionsConfig(
     "pairing",
     "duet-cpus",
     "disturb",
+    "settle",
   ],
   ["all", "smoke", "no-pin", "profile", "handicap-twin"],
 );
@@ -306,6 +315,12 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     (n) => n >= 0.5 && n <= 600,
     "a number of seconds from 0.5 to 600",
     smoke ? 0.5 : 5,
+  );
+  const settleS = numberOption(
+    "settle",
+    (n) => n >= 0 && n <= 600,
+    "a number of seconds from 0 to 600",
+    smoke ? 0 : DEFAULT_SETTLE_S,
   );
   const warmupS = numberOption("warmup", (n) => n >= 0 && n <= 600, "a number of seconds from 0 to 600", smoke ? 0 : 2);
   if (str("budget") !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");
@@ -510,6 +525,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     duetCpus,
     disturb,
     handicapTwin,
+    settleS,
   };
 }
 

@@ -388,7 +388,9 @@ async function measureAll(
     measurementsPerRound(options, s) *
     connectionsFor(scenarios[s], options.connections).length *
     plannedCellsPerTarget(options);
-  const secondsOf = (s: ScenarioName) => cellsOf(s) * planScenario(s, options).cellSeconds;
+  // Every target settles once per scenario before its first round (in duet two at a time).
+  const settleOf = (s: ScenarioName) => (targetNames(s).length * options.settleS) / (duet ? 2 : 1);
+  const secondsOf = (s: ScenarioName) => cellsOf(s) * planScenario(s, options).cellSeconds + settleOf(s);
   const deadline = options.budgetMinutes === undefined ? undefined : shared.started / 1000 + options.budgetMinutes * 60;
   const counter: CellCounter = { cell: 0, total: selected.reduce((n, s) => n + cellsOf(s), 0) };
   const memoryLimit = options.memoryBytes === undefined ? undefined : formatBytes(options.memoryBytes);
@@ -437,6 +439,7 @@ function recordOptions(options: BenchOptions) {
     connections: options.connections,
     durationS: options.durationS,
     warmupS: options.warmupS,
+    settleS: options.settleS,
     budgetMinutes: options.budgetMinutes ?? null,
     repeats: options.repeats,
     maxRepeats: options.maxRepeats,

@@ -6,6 +6,7 @@ import type { CellResult, VerificationRecord } from "../results.ts";
 import { connectionsFor, type ScenarioName, scenarios } from "../scenarios.ts";
 import { type CapacityResult, PLANNED_PROBES, runCapacity } from "./capacity.ts";
 import { roundSize, runRepeats, type ScenarioPlan } from "./repeats.ts";
+import { settleTargets } from "./settle.ts";
 import { runSweep } from "./sweep.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 import { verifyTargets } from "./verification.ts";
@@ -59,6 +60,8 @@ export async function runScenario(
   const skipped = Math.max(0, roundSize(targets, ctx) - roundSize(runnable, ctx));
   ctx.counter.cell += skipped * connectionCounts.length * plannedCellsPerTarget(options);
   const outcome: ScenarioOutcome = { verification, cells: [], curve: [], capacity: [], probes: [] };
+  // Settled once, at the first connection count: later ones find the servers warm.
+  await settleTargets(plan, runnable, connectionCounts[0] ?? 100, options.settleS ?? 0, ctx);
   for (const connections of connectionCounts) {
     const label = `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}`;
     if (options.rates) outcome.curve.push(...(await runSweep(plan, runnable, connections, options.rates, ctx)));

@@ -61,7 +61,7 @@ export interface ScenarioRunContext {
     | "verifySample"
     | "smoke"
   > &
-    Partial<Pick<BenchOptions, "rates" | "slo">>;
+    Partial<Pick<BenchOptions, "rates" | "slo" | "settleS">>;
   loadGenerator: LoadGenerator;
   /** --pairing duet: what measuring two servers at once needs (absent: sequential). */
   duet?: DuetContext;

@@ -1,0 +1,217 @@
+// The precision study (bench/results/precision-study/README.md): how precise each pairing design's ratios get
+// per minute of run time on this machine, quiet and under a reproducible synthetic disturbance.
+//
+//   node scripts/precision-study.ts run [--out DIR] [--repeats N] [--duration S] [--warmup S] [--only NAME,…]
+//   node scripts/precision-study.ts summarise [--out DIR]
+//
+// `run` runs `pnpm bench` once per design × condition (sequential and duet; quiet and --disturb 2) on the same
+// implementations and scenarios, with a fixed number of repeats (no early stop, no budget), each into DIR/<name>/.
+// `summarise` reads those results.json files and writes DIR/summary.md: for each ratio the study follows, its value
+// and 95% half-width after every round, against the minutes the run had taken by then, and whether the designs
+// agree where both are precise.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { REPO_ROOT } from "@api-ref/harness";
+import { countedCells, type Results, ratiosTo } from "../src/results.ts";
+import type { ScenarioName } from "../src/scenarios.ts";
+import { type Interval, median, spread } from "../src/stats.ts";
+
+const CLI = join(REPO_ROOT, "bench", "src", "cli.ts");
+
+/** The runs of the study: each pairing design, quiet and disturbed. */
+export const RUNS = [
+  { name: "sequential-quiet", args: ["--pairing", "sequential"] },
+  { name: "duet-quiet", args: ["--pairing", "duet"] },
+  { name: "sequential-disturbed", args: ["--pairing", "sequential", "--disturb", "2"] },
+  { name: "duet-disturbed", args: ["--pairing", "duet", "--disturb", "2"] },
+] as const;
+
+/** The ratios the study follows: the A/A lines and the real pairs the issue names. */
+export const RATIOS: ReadonlyArray<{ scenario: ScenarioName; target: string; baseline: string }> = [
+  { scenario: "hello", target: "node-http~aa", baseline: "node-http" },
+  { scenario: "hello", target: "express", baseline: "node-http" },
+  { scenario: "hello", target: "fastify-zod", baseline: "node-http" },
+  { scenario: "hello", target: "nestjs-fastify", baseline: "node-http" },
+  { scenario: "user-by-id", target: "node-http-pg~aa", baseline: "node-http-pg" },
+  { scenario: "user-by-id", target: "express", baseline: "node-http-prisma" },
+  { scenario: "user-by-id", target: "node-http-prisma", baseline: "node-http-pg" },
+];
+
+const IMPLS = "express,fastify-zod,nestjs-fastify";
+const SCENARIOS = "hello,user-by-id";
+
+function run(out: string, repeats: number, durationS: number, warmupS: number, only: string[] | undefined) {
+  for (const study of RUNS) {
+    if (only && !only.includes(study.name)) continue;
+    const dir = join(out, study.name);
+    const args = [
+      CLI,
+      "--impl",
+      IMPLS,
+      "--scenario",
+      SCENARIOS,
+      "--repeats",
+      String(repeats),
+      "--max-repeats",
+      String(repeats),
+      "--duration",
+      String(durationS),
+      "--warmup",
+      String(warmupS),
+      ...study.args,
+      "--out",
+      dir,
+    ];
+    process.stderr.write(`\n== ${study.name}: node ${args.slice(1).join(" ")}\n`);
+    // A run that fails its precision check still wrote its results: the study reads them all.
+    const result = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+    if (!existsSync(join(dir, "results.json"))) {
+      throw new Error(`${study.name} wrote no results (exit ${result.status ?? result.signal})`);
+    }
+  }
+}
+
+/** The interval of one followed ratio over the first `rounds` rounds, in the run's headline metric for it. */
+function intervalAfter(results: Results, ratio: (typeof RATIOS)[number], rounds: number): Interval {
+  const cells = results.cells.filter((c) => c.repeat <= rounds && !c.discarded);
+  const own = countedCells(cells, ratio.scenario, connectionsOf(results), ratio.target);
+  const { rps, cpu } = ratiosTo(cells, ratio.scenario, connectionsOf(results), own, ratio.baseline);
+  return results.pairing === "duet" ? cpu : rps;
+}
+
+const connectionsOf = (results: Results) => (results.options.connections as number[])[0] ?? 100;
+
+/** Minutes from the run's first cell to the end of the last cell of round `rounds` (re-runs included). */
+function minutesAfter(results: Results, rounds: number): number {
+  const cells = results.cells.filter((c) => c.repeat <= rounds && c.startedAt);
+  const start = Math.min(...results.cells.map((c) => Date.parse(c.startedAt ?? "")));
+  const end = Math.max(...cells.map((c) => Date.parse(c.startedAt ?? "") + (c.wallS ?? 0) * 1000));
+  return (end - start) / 60_000;
+}
+
+const pct = (i: Interval) => (Number.isFinite(i.halfWidth) ? `±${(i.halfWidth * 100).toFixed(1)}%` : "–");
+const fmt = (i: Interval) =>
+  Number.isFinite(i.value)
+    ? `${i.value.toFixed(3)} (${i.low.toFixed(3)}–${i.high.toFixed(3)})${Number.isFinite(i.halfWidth) ? `, ${pct(i)}` : ""}`
+    : "–";
+
+function summarise(out: string): string {
+  const loaded = RUNS.flatMap((study) => {
+    const file = join(out, study.name, "results.json");
+    return existsSync(file) ? [{ study, results: JSON.parse(readFileSync(file, "utf8")) as Results }] : [];
+  });
+  const lines: string[] = [
+    "# Precision study — summary (generated by `node scripts/precision-study.ts summarise`)",
+    "",
+    "| run | started | load average at start | rounds | minutes | pairing | disturbance |",
+    "|---|---|--:|--:|--:|---|---|",
+  ];
+  for (const { study, results } of loaded) {
+    const rounds = Math.max(...results.cells.map((c) => c.repeat));
+    lines.push(
+      `| ${study.name} | ${results.startedAt.slice(0, 16).replace("T", " ")} | ${results.machine.loadAverage1m.toFixed(2)} | ${rounds} | ${minutesAfter(results, rounds).toFixed(1)} | ${results.pairing ?? "sequential"} | ${results.disturbance ? `${results.disturbance.processes} hogs` : "none"} |`,
+    );
+  }
+  lines.push("", "## Each ratio at the end of each run (95% interval, half-width)", "");
+  lines.push(`| ratio | ${loaded.map((l) => l.study.name).join(" | ")} |`);
+  lines.push(`|---|${loaded.map(() => "--:").join("|")}|`);
+  for (const ratio of RATIOS) {
+    const cells = loaded.map(({ results }) => {
+      const rounds = Math.max(...results.cells.map((c) => c.repeat));
+      return fmt(intervalAfter(results, ratio, rounds));
+    });
+    lines.push(`| ${ratio.scenario}: ${ratio.target} ÷ ${ratio.baseline} | ${cells.join(" | ")} |`);
+  }
+  lines.push("", "## Half-width against run time", "");
+  lines.push("Each cell: the ratio's 95% half-width after that many rounds, and the minutes the run had taken then.");
+  for (const { study, results } of loaded) {
+    const rounds = Math.max(...results.cells.map((c) => c.repeat));
+    lines.push("", `### ${study.name}`, "");
+    const header = Array.from({ length: rounds - 1 }, (_, i) => `${i + 2} rounds`);
+    lines.push(`| ratio | ${header.join(" | ")} |`, `|---|${header.map(() => "--:").join("|")}|`);
+    lines.push(
+      `| minutes | ${Array.from({ length: rounds - 1 }, (_, i) => minutesAfter(results, i + 2).toFixed(1)).join(" | ")} |`,
+    );
+    for (const ratio of RATIOS) {
+      const widths = Array.from({ length: rounds - 1 }, (_, i) => pct(intervalAfter(results, ratio, i + 2)));
+      lines.push(`| ${ratio.scenario}: ${ratio.target} ÷ ${ratio.baseline} | ${widths.join(" | ")} |`);
+    }
+  }
+  lines.push("", "## Were both sides saturated? (duet)", "");
+  lines.push(
+    "Per duet run and scenario, over every cell: the share of its quota a side's group used (median, lowest) and its load generator's CPU (median, highest), in cores.",
+    "",
+    "| run | scenario | quota | quota used, median (lowest) | load generator CPU, median (highest) | PostgreSQL backends per side |",
+    "|---|---|--:|--:|--:|--:|",
+  );
+  for (const { study, results } of loaded.filter((l) => l.results.pairing === "duet")) {
+    for (const scenario of [...new Set(RATIOS.map((r) => r.scenario))]) {
+      const cells = results.cells.filter((c) => c.scenario === scenario && c.group);
+      const used = cells.map((c) => c.group?.usedShare ?? Number.NaN);
+      const loadgen = cells.map((c) => c.loadGenerator?.cpuCores ?? Number.NaN);
+      const backends = spread(cells.map((c) => c.group?.backends ?? Number.NaN));
+      lines.push(
+        `| ${study.name} | ${scenario} | ${cells[0]?.group?.quotaCores ?? "–"} | ${median(used).toFixed(2)} (${Math.min(...used).toFixed(2)}) | ${median(loadgen).toFixed(2)} (${Math.max(...loadgen).toFixed(2)}) | ${backends.median} |`,
+      );
+    }
+  }
+  lines.push("", "## Do the designs agree?", "");
+  lines.push(
+    "Per ratio and condition: the sequential and the duet figure, and whether their intervals overlap (a duet figure outside the sequential one's interval, and the reverse, is a bias to explain).",
+    "",
+    "| ratio | condition | sequential | duet | intervals overlap |",
+    "|---|---|--:|--:|---|",
+  );
+  for (const ratio of RATIOS) {
+    for (const condition of ["quiet", "disturbed"]) {
+      const of = (design: string) => loaded.find((l) => l.study.name === `${design}-${condition}`)?.results;
+      const [seq, duet] = [of("sequential"), of("duet")];
+      if (!seq || !duet) continue;
+      const last = (r: Results) => intervalAfter(r, ratio, Math.max(...r.cells.map((c) => c.repeat)));
+      const [a, b] = [last(seq), last(duet)];
+      const overlap = a.low <= b.high && b.low <= a.high ? "yes" : "**no**";
+      lines.push(
+        `| ${ratio.scenario}: ${ratio.target} ÷ ${ratio.baseline} | ${condition} | ${fmt(a)} | ${fmt(b)} | ${overlap} |`,
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: {
+    out: { type: "string" },
+    repeats: { type: "string" },
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    only: { type: "string" },
+  },
+});
+const out = resolve(
+  process.env.INIT_CWD ?? process.cwd(),
+  values.out ?? join(REPO_ROOT, "bench", "results", "precision-study"),
+);
+const command = positionals[0];
+if (command === "run") {
+  run(
+    out,
+    Number(values.repeats ?? 6),
+    Number(values.duration ?? 3),
+    Number(values.warmup ?? 1),
+    values.only?.split(","),
+  );
+  writeFileSync(join(out, "summary.md"), summarise(out));
+} else if (command === "summarise") {
+  const text = summarise(out);
+  writeFileSync(join(out, "summary.md"), text);
+  process.stdout.write(text);
+} else {
+  process.stderr.write(
+    "usage: node scripts/precision-study.ts run [--out DIR] [--repeats N] [--duration S] [--warmup S] [--only NAME,…]\n       node scripts/precision-study.ts summarise [--out DIR]\n",
+  );
+  process.exit(2);
+}
