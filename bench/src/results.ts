@@ -95,7 +95,7 @@ export interface CellResult {
    * nanoseconds): the server and, where PostgreSQL is a local process, the database backends serving it. `cpuSeconds`
    * / completed requests is the cell's CPU per request; `usedShare` is that CPU over the quota's (1 = saturated).
    */
-  group?: { cpuSeconds: number; quotaCores: number; usedShare: number; backends: number };
+  group?: { cpuSeconds: number; quotaCores: number; usedShare: number; backends: number; cpu?: string };
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
   note?: string;
 }

@@ -558,9 +558,10 @@ function planLimits(options: BenchOptions, io: RunIo): { options: BenchOptions; 
 }
 
 /** duet: two unpinned load generators, and the backends of a database when PostgreSQL is a local process. */
-function duetContext(postmaster: number | undefined): DuetContext {
+function duetContext(postmaster: number | undefined, pin: boolean): DuetContext {
   return {
     loadGenerators: [new LoadGenerator(undefined), new LoadGenerator(undefined)],
+    pin,
     ...(postmaster ? { backends: backendPids } : {}),
   };
 }
@@ -577,9 +578,13 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
   }
   const { options, limits } = planLimits(asked, io);
   const duetMode = options.pairing === "duet";
-  // duet: both sides share both cores under their quotas; nothing is pinned.
+  // duet: each side's server is pinned to a core of its own per pair (runner/duet.ts), under equal quotas.
   const pinning = planPinning(options.pin && !remote && !duetMode);
-  if (duetMode) pinning.record.note = "duet: nothing pinned; each side's control group has the same CPU quota";
+  if (duetMode && options.pin) {
+    pinning.record.server = "each side of a pair on a core of its own, alternating";
+    pinning.record.note =
+      "duet: each side's server and PostgreSQL backends on a core of their own for the pair, under the same CPU quota; load generators not pinned";
+  }
   const targets = planTargets(options, selected, remote);
   // Profiles go where the reports will (the same default directory as the CLI's, from the same start time).
   const profiler = options.profile
@@ -607,7 +612,7 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
     }
     const scenarioInfos = describeScenarios(options, selected, targets);
     loadGenerator = new LoadGenerator(pinning.loadGenerator);
-    duet = duetMode ? duetContext(data.postmaster) : undefined;
+    duet = duetMode ? duetContext(data.postmaster, options.pin) : undefined;
     if (disturbance) {
       io.log(`disturbance: ${options.disturb} bursty CPU hog(s) until the end of the run`);
       disturbance.start();

@@ -94,6 +94,11 @@ describe("options", () => {
     expect(parse("--disturb", "2").disturb).toBe(2);
     expect(() => parse("--disturb", "0")).toThrow(/--disturb must be an integer from 1 to 16/);
     expect(parse("--handicap-twin").handicapTwin).toBe(true);
+    // Every server settles under load before a scenario's first round; a smoke run compares nothing.
+    expect(parse().settleS).toBe(10);
+    expect(parse("--smoke").settleS).toBe(0);
+    expect(parse("--settle", "0").settleS).toBe(0);
+    expect(() => parse("--settle", "700")).toThrow(/--settle must be a number of seconds from 0 to 600/);
     // --target starts nothing: no twin, and no handicap for one.
     expect(targetsOfScenario(parse("--target", "express=http://127.0.0.1:3000"), "hello")).not.toContain(
       "node-http~aa",

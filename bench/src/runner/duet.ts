@@ -5,7 +5,7 @@
 // side's group for the measured part, so that each group holds everything a request costs and PostgreSQL's work
 // is under the same quota on both sides. Whatever slows the machine during the pair slows both sides: the ratio
 // of their requests per CPU-second (from the kernel's accounting, in nanoseconds) cancels it.
-import { cpuSeconds, ServerSampler } from "../proc.ts";
+import { allowedCpus, cpuSeconds, pinProcess, processTree, ServerSampler } from "../proc.ts";
 import { type CellResult, LOADGEN_SATURATION } from "../results.ts";
 import { scenarios } from "../scenarios.ts";
 import { type CellState, judge, loadConfig, oneLine, serverGone } from "./cell.ts";
@@ -16,6 +16,8 @@ import type { DuetContext, LiveTarget, ScenarioRunContext } from "./types.ts";
 interface Side {
   target: LiveTarget;
   cell: CellResult;
+  /** The core this side's server (and, once moved, its backends) runs on. */
+  cpu?: string;
   sampler?: ServerSampler;
   backends: number[];
   start?: { group: number; backends: number; wall: number };
@@ -33,9 +35,11 @@ export async function measurePair(
 ): Promise<[CellResult, CellResult]> {
   const started = performance.now();
   const id = `${plan.name}@${connections}#${repeat}.${position}`;
+  const cores = ctx.duet.pin ? duetCores() : [];
   const sides: Side[] = pair.map((target, i) => ({
     target,
     backends: [],
+    ...(cores.length >= 2 ? { cpu: cores[i % cores.length] } : {}),
     cell: {
       scenario: plan.name,
       connections,
@@ -52,6 +56,9 @@ export async function measurePair(
     if (gone) side.cell.failure = gone;
   }
   if (cells.some((c) => c.failure)) return finish(cells, started);
+  // Each side on a core of its own, as a server with a core of its own runs: its GC and compiler threads share
+  // that core instead of spreading to the other side's (which side gets which core alternates with the order).
+  for (const side of sides) pinSide(side, side.target.process?.pid ? processTree(side.target.process.pid) : []);
   if (scenarios[plan.name].writes) {
     await Promise.all(
       sides.map((s) => s.target.databaseUrl && restock(s.target.databaseUrl, ctx.pools.orderProductIds)),
@@ -121,9 +128,35 @@ export async function measurePair(
     });
   } finally {
     clearInterval(ticker);
-    for (const side of sides) side.target.group?.releaseAdopted();
+    for (const side of sides) {
+      side.target.group?.releaseAdopted();
+      // Back on every core: the backends are PostgreSQL's again, and the next pair pins the servers itself.
+      const pid = side.target.process?.pid;
+      if (side.cpu) unpin([...side.backends, ...(pid ? processTree(pid) : [])]);
+    }
   }
   return finish(cells, started);
+}
+
+let cores: string[] | undefined;
+/** The cores the sides are pinned to (none with fewer than two, or without taskset). */
+function duetCores(): string[] {
+  if (!cores) {
+    const allowed = allowedCpus();
+    cores = allowed.taskset ? allowed.cpus.slice(0, 2).map(String) : [];
+  }
+  return cores;
+}
+
+function pinSide(side: Side, pids: number[]) {
+  if (!side.cpu) return;
+  for (const pid of pids) pinProcess(pid, side.cpu);
+}
+
+function unpin(pids: number[]) {
+  const every = allowedCpus();
+  if (!every.taskset || every.cpus.length < 2) return;
+  for (const pid of pids) pinProcess(pid, every.cpus.join(","));
 }
 
 function finish(cells: [CellResult, CellResult], started: number): [CellResult, CellResult] {
@@ -137,6 +170,7 @@ async function startSide(side: Side, duet: DuetContext) {
   if (target.databaseUrl && duet.backends && target.group) {
     const pids = await duet.backends(target.databaseUrl);
     side.backends = pids.filter((pid) => target.group?.adopt(pid));
+    pinSide(side, side.backends);
   }
   if (target.process?.pid) {
     side.sampler = new ServerSampler(target.process.pid);
@@ -188,6 +222,7 @@ function recordGroup(side: Side, completed: number) {
       quotaCores: quota,
       usedShare: groupSeconds / wall / quota,
       backends: side.backends.length,
+      ...(side.cpu ? { cpu: side.cpu } : {}),
     };
   }
 }

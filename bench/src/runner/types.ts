@@ -33,6 +33,8 @@ export interface LiveTarget {
 /** duet: the two load generators (one per side) and how to find the PostgreSQL backends serving a database. */
 export interface DuetContext {
   loadGenerators: readonly [LoadGenerator, LoadGenerator];
+  /** Each side on a core of its own (not with --no-pin). */
+  pin: boolean;
   /** The pids of the backends connected to the database at this URL (none when PostgreSQL is not local). */
   backends?(databaseUrl: string): Promise<number[]>;
 }
