@@ -59,19 +59,20 @@ describe("options", () => {
     // hello and echo: 5 implementations + node-http and its A/A twin; the three database scenarios: node-http-pg,
     // its twin and node-http-prisma
     expect(o.scenarios.map((s) => targetsOfScenario(o, s).length)).toEqual([7, 7, 8, 8, 8]);
-    // duet: a pair per target but the limit (which is the other side of the pairs that reach it)
-    expect(o.pairing).toBe("duet");
+    // sequential: a cell per target; duet: a pair per target but the limit (the other side of the pairs)
+    expect(o.pairing).toBe("sequential");
+    expect(o.scenarios.map((s) => measurementsPerRound({ ...o, pairing: "duet" }, s))).toEqual([6, 6, 7, 7, 7]);
     const plan = o.scenarios.map((s) => ({ targets: measurementsPerRound(o, s), connections: 1 }));
-    expect(plan.map((p) => p.targets)).toEqual([6, 6, 7, 7, 7]);
     const { min, max } = estimateSeconds(o, plan, 10);
-    // 33 pairs × (2 + 5 + 0.8) s × 3 repeats + start-up ≈ 14 minutes; extra repeats stop at the budget
-    expect(min / 60).toBeCloseTo(14.2, 1);
+    // 38 cells × (2 + 5 + 0.8) s × 3 repeats + start-up ≈ 16 minutes; extra repeats stop at the budget
+    expect(min / 60).toBeCloseTo(16.15, 1);
     expect(max).toBe(20 * 60);
   });
 
   it("pairing: duet by default, sequential where one server is measured at a time, and what goes with each", () => {
-    expect(parse().pairing).toBe("duet");
+    expect(parse().pairing).toBe("sequential");
     expect(parse().pairingAsked).toBe(false);
+    expect(parse("--pairing", "duet").pairing).toBe("duet");
     expect(parse("--pairing", "sequential").pairing).toBe("sequential");
     expect(parse("--pairing", "duet", "--duet-cpus", "0.3").duetCpus).toBeCloseTo(0.3);
     expect(() => parse("--pairing", "both")).toThrow(/--pairing must be one of sequential, duet, got "both"/);
@@ -95,7 +96,7 @@ describe("options", () => {
     expect(() => parse("--disturb", "0")).toThrow(/--disturb must be an integer from 1 to 16/);
     expect(parse("--handicap-twin").handicapTwin).toBe(true);
     // Every server settles under load before a scenario's first round; a smoke run compares nothing.
-    expect(parse().settleS).toBe(10);
+    expect(parse().settleS).toBe(5);
     expect(parse("--smoke").settleS).toBe(0);
     expect(parse("--settle", "0").settleS).toBe(0);
     expect(() => parse("--settle", "700")).toThrow(/--settle must be a number of seconds from 0 to 600/);
