@@ -89,11 +89,15 @@ export const pairingText = (r: Results) =>
     : "sequential: one target at a time, interleaved";
 
 /**
- * The smallest difference this run can tell apart: the precision asked for (default ±5%), or the run's A/A
- * resolution when that is wider (results.json writes an unknown one as null).
+ * The smallest difference this run can tell apart: the precision asked for (default ±5%), or the A/A resolution
+ * when that is wider — of the scenario and connection count given, where it has an A/A line with an interval, else
+ * the run's widest (results.json writes an unknown one as null).
  */
-export const bandOf = (r: Results) =>
-  Math.max(Number(r.options.precision ?? 0.05), Number.isFinite(r.resolution) ? (r.resolution as number) : 0);
+export const bandOf = (r: Results, where?: { scenario: string; connections: number }) => {
+  const line = where && r.aa?.find((l) => l.scenario === where.scenario && l.connections === where.connections);
+  const resolution = line && isNum(line.ratio.halfWidth) ? line.ratio.halfWidth : r.resolution;
+  return Math.max(Number(r.options.precision ?? 0.05), isNum(resolution ?? undefined) ? (resolution as number) : 0);
+};
 
 /**
  * A split row's cells: scenario, implementation, total, framework (× its data-access baseline), data access and
@@ -107,7 +111,7 @@ export function splitCells(
   mark: (difference: Difference) => string,
 ): string[] {
   const cpu = s.headline === "cpu-per-request";
-  const band = bandOf(r);
+  const band = bandOf(r, s);
   const figure = (rps: Interval, perCpu: Interval) => {
     const i = cpu ? perCpu : rps;
     const difference = differenceOf(i, band);
@@ -125,10 +129,14 @@ export function splitCells(
   ];
 }
 
-/** The split table's legend for its verdicts, with this run's band. */
+/** The split table's legend for its verdicts, with each scenario's band. */
 export const splitVerdictNote = (r: Results, mark: (difference: Difference) => string) => {
-  const band = `±${(bandOf(r) * 100).toFixed(1)}%`;
-  return `${mark("can't tell")}: the 95% interval is too wide to say whether the figure is above, below or within ${band} of 1 (${band}: the precision asked for, or this run's A/A resolution when wider); ${mark("even")}: within ${band} of 1, on an interval no wider than that. Unmarked figures are clearly above or below 1.`;
+  const pct = (band: number) => `±${(band * 100).toFixed(1)}%`;
+  const bands = [...new Map(r.split.map((s) => [`${s.scenario}@${s.connections}`, s])).values()].map(
+    (s) =>
+      `${s.scenario}${new Set(r.split.map((x) => x.connections)).size > 1 ? ` @${s.connections}` : ""} ${pct(bandOf(r, s))}`,
+  );
+  return `${mark("can't tell")}: the 95% interval is too wide to say whether the figure is above, below or within the band around 1; ${mark("even")}: within the band, on an interval no wider than it. The band is the precision asked for, or the A/A half-width of the figure's scenario when wider${bands.length > 0 ? ` (here: ${bands.join(", ")})` : ""}. Unmarked figures are clearly above or below 1.`;
 };
 
 const aaRatio = (i: Interval) =>
