@@ -3,10 +3,39 @@
 import type { LoadOutcome } from "./load/outcome.ts";
 import type { MachineInfo } from "./proc.ts";
 import type { ProfileSummary } from "./profile/recorder.ts";
-import type { CapacityResult } from "./runner/capacity.ts";
 import type { ScenarioKind, ScenarioName } from "./scenarios.ts";
 import { type Interval, pairedInterval, productInterval, ratio, type Spread, spread } from "./stats.ts";
 import type { Verification } from "./verify.ts";
+
+/** --slo: a latency bound, one probe of the search for the highest rate keeping it, and what the search found. */
+export interface Slo {
+  percentile: number;
+  boundMs: number;
+}
+
+export interface Probe {
+  rate: number;
+  passed: boolean;
+  /** The percentile measured (ms), and why the probe failed when it did. */
+  latencyMs: number;
+  why?: string;
+  /** The full-length confirmation runs. */
+  confirmation?: boolean;
+}
+
+export interface CapacityResult {
+  scenario: string;
+  target: string;
+  connections: number;
+  slo: Slo;
+  /** Highest rate confirmed (requests/s); 0 when not even the lowest rate tried held. */
+  rate: number;
+  /** The full-length run at `rate` held the bound (false: no rate held, see note). */
+  confirmed: boolean;
+  resolution: number;
+  probes: Probe[];
+  note?: string;
+}
 
 /** The load generator's CPU (fraction of one core) from which a figure is flagged as possibly capped by it. */
 export const LOADGEN_SATURATION = 0.9;

@@ -35,6 +35,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** express on hello in three short rounds: enough pairs for an interval that a slowed twin cannot hide in. */
+const SHORT_HELLO = [
+  ...["--impl", "express", "--scenario", "hello", "--duration", "1", "--warmup", "0.5"],
+  ...["--settle", "1", "--repeats", "3", "--max-repeats", "3"],
+];
+
 const read = async (out: string) => JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
 
 describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
@@ -121,27 +127,7 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
 
   it("fails its precision check when one copy of the A/A pair is slowed on purpose", async () => {
     const out = join(dir, "handicap");
-    const run = await bench([
-      "--pairing",
-      "duet",
-      "--handicap-twin",
-      "--impl",
-      "express",
-      "--scenario",
-      "hello",
-      "--duration",
-      "1",
-      "--warmup",
-      "0.5",
-      "--settle",
-      "1",
-      "--repeats",
-      "3",
-      "--max-repeats",
-      "3",
-      "--out",
-      out,
-    ]);
+    const run = await bench(["--pairing", "duet", "--handicap-twin", ...SHORT_HELLO, "--out", out]);
     expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/FAILED: A\/A check on hello @100: node-http~aa ÷ node-http = 0\.\d+× .* excludes 1/);
     const line = (await read(out)).aa?.[0];
@@ -153,27 +139,7 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
 describe("--pairing sequential", () => {
   it("measures the A/A twin as one more target of every round, and flags a slowed twin too", async () => {
     const out = join(dir, "sequential");
-    const run = await bench([
-      "--pairing",
-      "sequential",
-      "--handicap-twin",
-      "--impl",
-      "express",
-      "--scenario",
-      "hello",
-      "--duration",
-      "1",
-      "--warmup",
-      "0.5",
-      "--settle",
-      "1",
-      "--repeats",
-      "3",
-      "--max-repeats",
-      "3",
-      "--out",
-      out,
-    ]);
+    const run = await bench(["--pairing", "sequential", "--handicap-twin", ...SHORT_HELLO, "--out", out]);
     expect(run.code, run.output).toBe(1);
     const results = await read(out);
     expect(results.pairing).toBe("sequential");

@@ -3,7 +3,7 @@
 // the rate from START_RATE until one fails, then bisect between the last that passed and the first that failed
 // until they are within RESOLUTION of each other; the rate found is confirmed by a full-length run, and when
 // that fails the rate steps down by RESOLUTION (at most MAX_STEP_DOWNS times) and says so.
-import type { CellResult } from "../results.ts";
+import type { CapacityResult, CellResult, Probe, Slo } from "../results.ts";
 import { latencyAt } from "../stats.ts";
 import { measureCell } from "./cell.ts";
 import { finishState, type ScenarioPlan, startState } from "./repeats.ts";
@@ -18,34 +18,7 @@ const MAX_RATE = 1_000_000;
 /** Probes planned per target for the progress line (the search takes about this many at 10% resolution). */
 export const PLANNED_PROBES = 12;
 
-export interface Slo {
-  percentile: number;
-  boundMs: number;
-}
-
-export interface Probe {
-  rate: number;
-  passed: boolean;
-  /** The percentile measured (ms), and why the probe failed when it did. */
-  latencyMs: number;
-  why?: string;
-  /** The full-length confirmation runs. */
-  confirmation?: boolean;
-}
-
-export interface CapacityResult {
-  scenario: string;
-  target: string;
-  connections: number;
-  slo: Slo;
-  /** Highest rate confirmed (requests/s); 0 when not even the lowest rate tried held. */
-  rate: number;
-  /** The full-length run at `rate` held the bound (false: no rate held, see note). */
-  confirmed: boolean;
-  resolution: number;
-  probes: Probe[];
-  note?: string;
-}
+export type { CapacityResult, Probe, Slo } from "../results.ts";
 
 export const sloLabel = (slo: Slo) =>
   `p${slo.percentile}<${slo.boundMs < 1 ? `${slo.boundMs * 1000}us` : `${slo.boundMs}ms`}`;

@@ -10,8 +10,7 @@ import { type CellResult, LOADGEN_SATURATION } from "../results.ts";
 import { scenarios } from "../scenarios.ts";
 import { type CellState, judge, loadConfig, oneLine, serverGone } from "./cell.ts";
 import { restock } from "./database.ts";
-import type { ScenarioPlan } from "./repeats.ts";
-import type { DuetContext, LiveTarget, ScenarioRunContext } from "./types.ts";
+import type { DuetContext, LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
 
 interface Side {
   target: LiveTarget;

@@ -7,18 +7,12 @@ import type { ScenarioName } from "../scenarios.ts";
 import { type CellSpec, type CellState, measureCell } from "./cell.ts";
 import { measurePair } from "./duet.ts";
 import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
-import type { LiveTarget, ScenarioRunContext } from "./types.ts";
+import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
 
 /** Re-runs a disturbed cell at most this often (then it is kept, and marked). */
 const MAX_RERUNS = 2;
 
-/** What the cells of one scenario share: its name, measured length and planned seconds per cell. */
-export interface ScenarioPlan {
-  name: ScenarioName;
-  warmupS: number;
-  durationS: number;
-  cellSeconds: number;
-}
+export type { ScenarioPlan } from "./types.ts";
 
 /**
  * The widest 95% half-width among the headline ratios of a scenario's targets to its baseline (NaN when none

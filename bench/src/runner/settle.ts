@@ -5,8 +5,7 @@
 // two targets settle at a time, one per load generator, each under its own quota.
 import type { LoadGenerator } from "../load/generator.ts";
 import { type CellSpec, loadConfig } from "./cell.ts";
-import type { ScenarioPlan } from "./repeats.ts";
-import type { LiveTarget, ScenarioRunContext } from "./types.ts";
+import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
 
 /** The shortest measured part a load run can have: a settling run's warm-up is all that counts. */
 const TAIL_S = 0.5;

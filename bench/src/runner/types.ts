@@ -5,7 +5,7 @@ import type { LoadGenerator } from "../load/generator.ts";
 import type { BenchOptions } from "../options.ts";
 import type { ProfileKind, Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
-import type { Pools } from "../scenarios.ts";
+import type { Pools, ScenarioName } from "../scenarios.ts";
 
 export interface RunIo {
   progress: Progress;
@@ -79,4 +79,12 @@ export interface ScenarioRunContext {
   output?: (target: string) => string;
   /** Whether one more round of this many seconds still fits the run's budget. */
   canExtend?: (seconds: number) => boolean;
+}
+
+/** What the cells of one scenario share: its name, measured length and planned seconds per cell. */
+export interface ScenarioPlan {
+  name: ScenarioName;
+  warmupS: number;
+  durationS: number;
+  cellSeconds: number;
 }

@@ -1,17 +1,13 @@
 // The two modes of the same routes. Every route declares the contract's Zod schemas; the mode decides which
 // compilers Fastify turns them into at start-up.
-import type { FastifySchemaCompiler, FastifySerializerCompiler } from "fastify";
-import type { z } from "zod";
+import type { SchemaCompilers } from "./compilers.ts";
 import { jsonSchemaCompilers } from "./json-schema.ts";
 import { zodCompilers } from "./zod.ts";
 
 export const SCHEMA_MODES = ["zod", "json-schema"] as const;
 export type SchemaMode = (typeof SCHEMA_MODES)[number];
 
-export interface SchemaCompilers {
-  validatorCompiler: FastifySchemaCompiler<z.ZodType>;
-  serializerCompiler: FastifySerializerCompiler<z.ZodType>;
-}
+export type { SchemaCompilers } from "./compilers.ts";
 
 export const compilersFor = (mode: SchemaMode): SchemaCompilers =>
   mode === "zod" ? zodCompilers : jsonSchemaCompilers();

@@ -12,7 +12,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fastJson, { type AnySchema } from "fast-json-stringify";
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from "fastify";
 import { z } from "zod";
-import type { SchemaCompilers } from "./index.ts";
+import type { SchemaCompilers } from "./compilers.ts";
 
 /** Zod schema types whose meaning JSON Schema drops: they change the value or add rules it cannot state. */
 const LOSSY_TYPES = new Set(["pipe", "transform", "default", "prefault", "catch", "custom", "promise", "lazy"]);
