@@ -14,6 +14,7 @@ import { renderMarkdown } from "./report/markdown.ts";
 import { timestampDir, writeReports } from "./report/write.ts";
 import type { Results } from "./results.ts";
 import { runBench } from "./run.ts";
+import { RESTART_OVERHEAD_S } from "./runner/restart.ts";
 import { measuredSeconds, plannedCellsPerTarget } from "./runner/scenario.ts";
 import { connectionsFor, scenarios } from "./scenarios.ts";
 import { measurementsPerRound, targetsOfScenario } from "./targets.ts";
@@ -33,8 +34,10 @@ function usageError(message: string): never {
 function estimate(bench: BenchOptions) {
   const plan = bench.scenarios.map((s) => ({
     targets: measurementsPerRound(bench, s),
-    // Every target settles once per scenario; in duet two at a time.
-    settleS: (targetsOfScenario(bench, s).length * bench.settleS) / (bench.pairing === "duet" ? 2 : 1),
+    // Every target settles once per scenario, in duet two at a time; with --restart cell in every cell.
+    ...(bench.restart === "cell"
+      ? { settleS: bench.settleS, restartS: RESTART_OVERHEAD_S }
+      : { settleS: (targetsOfScenario(bench, s).length * bench.settleS) / (bench.pairing === "duet" ? 2 : 1) }),
     connections: connectionsFor(scenarios[s], bench.connections).length,
     durationS: measuredSeconds(s, bench),
   }));
@@ -56,7 +59,7 @@ async function measure(bench: BenchOptions, dir: string | undefined) {
   const what =
     bench.targets.length > 0 ? bench.targets.map((t) => `${t.name} at ${t.url}`) : bench.impls.map((i) => i.name);
   log(
-    `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.rates ? "1 run per rate" : `${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s)`}, ${bench.warmupS} s warm-up + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.rates ? `, at offered rates ${bench.rates.join(", ")} req/s` : ""}${bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : ""}${bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : ""}${bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
+    `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${bench.connections.join("/")} connections × ${bench.rates ? "1 run per rate" : `${bench.repeats}${bench.maxRepeats > bench.repeats ? `–${bench.maxRepeats}` : ""} repeat(s)`}, ${bench.restart === "cell" ? `a fresh server per cell, ${Math.max(bench.warmupS, bench.settleS)} s warm-up` : `${bench.warmupS} s warm-up`} + ${bench.durationS} s each${bench.workers > 1 ? `, ${bench.workers} workers per server` : ""}${bench.rates ? `, at offered rates ${bench.rates.join(", ")} req/s` : ""}${bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : ""}${bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : ""}${bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : ""}${bench.smoke ? " (smoke)" : ""}`,
   );
   let results: Results;
   try {

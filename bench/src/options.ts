@@ -71,7 +71,15 @@ export interface BenchOptions {
   disturb: number | undefined;
   /** --handicap-twin: the A/A twin runs with V8's optimising compilers off, to show that the A/A check catches a slowed copy. */
   handicapTwin: boolean;
+  /**
+   * When servers are started: once for the whole run (`run`), or anew before every measured cell (`cell`), so that
+   * each repeat samples a new process and the intervals carry the process-to-process variation (runner/restart.ts).
+   */
+  restart: Restart;
 }
+
+export const RESTARTS = ["cell", "run"] as const;
+export type Restart = (typeof RESTARTS)[number];
 
 export const PAIRINGS = ["sequential", "duet"] as const;
 /**
@@ -88,6 +96,8 @@ export const DEFAULT_PAIRING: Pairing = "sequential";
 export const DEFAULT_DUET_CPUS = 0.4;
 /** Seconds of load that bring a server's JIT and heap to their working state (the precision study). */
 export const DEFAULT_SETTLE_S = 5;
+/** When a measuring run starts its servers (the precision study decides; runner/restart.ts says why). */
+export const DEFAULT_RESTART: Restart = "run";
 
 export class UsageError extends Error {}
 
@@ -125,16 +135,22 @@ export function estimateSeconds(
   options: Pick<BenchOptions, "warmupS" | "durationS" | "repeats" | "maxRepeats" | "budgetMinutes">,
   /**
    * Per scenario; `durationS` is its measured seconds where they differ from --duration (planScenario's), and
-   * `settleS` the seconds its settling takes before the first round.
+   * `settleS` the seconds its settling takes before the first round (with --restart cell: --settle, each cell's
+   * least warm-up), `restartS` what a restart costs per cell (only with --restart cell).
    */
-  plan: Array<{ targets: number; connections: number; durationS?: number; settleS?: number }>,
+  plan: Array<{ targets: number; connections: number; durationS?: number; settleS?: number; restartS?: number }>,
   targets: number,
 ): { min: number; max: number } {
-  const perRepeat = plan.reduce(
-    (n, s) => n + s.targets * s.connections * (options.warmupS + (s.durationS ?? options.durationS) + PER_CELL_SECONDS),
-    0,
-  );
-  const fixed = FIXED_SECONDS + PER_TARGET_SECONDS * targets + plan.reduce((n, s) => n + (s.settleS ?? 0), 0);
+  // With --restart cell a cell's warm-up settles its new process (at least --settle seconds), and the restart adds.
+  const perCell = (s: (typeof plan)[number]) =>
+    (s.restartS === undefined ? options.warmupS : Math.max(options.warmupS, s.settleS ?? 0) + s.restartS) +
+    (s.durationS ?? options.durationS) +
+    PER_CELL_SECONDS;
+  const perRepeat = plan.reduce((n, s) => n + s.targets * s.connections * perCell(s), 0);
+  const fixed =
+    FIXED_SECONDS +
+    PER_TARGET_SECONDS * targets +
+    plan.reduce((n, s) => n + (s.restartS === undefined ? (s.settleS ?? 0) : 0), 0);
   const min = fixed + perRepeat * options.repeats;
   const most = fixed + perRepeat * options.maxRepeats;
   const budget = options.budgetMinutes === undefined ? Number.POSITIVE_INFINITY : options.budgetMinutes * 60;
@@ -149,7 +165,11 @@ export const USAGE = `usage: pnpm bench [options]
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
   --duration S               measured seconds per cell (default 5; smoke 0.5; the auth routes at least 3, except in smoke)
   --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
-  --settle S                 seconds each server is loaded before a scenario's first round (default ${DEFAULT_SETTLE_S}; smoke 0)
+  --settle S                 seconds each server is loaded before it is first measured: before a scenario's first
+                             round, or with --restart cell before every cell (default ${DEFAULT_SETTLE_S}; smoke 0)
+  --restart WHEN             cell: a fresh server process for every measured cell, so that the intervals include
+                             how much one process differs from the next; run: each server started once for the
+                             whole run (default ${DEFAULT_RESTART}; run with --smoke, --pairing duet, --rate lists, --slo, --profile, --target)
   --repeats N                runs of each cell at least, implementations interleaved (default 3; smoke 2)
   --max-repeats N            runs of each cell at most, while a headline ratio is less precise than --precision (default ${DEFAULT_MAX_REPEATS}; smoke 2)
   --precision P              wanted half-width of each headline ratio's 95% interval, in % or as a fraction (default 5%)
@@ -229,6 +249,7 @@ const OPTIONS = optionsConfig(
     "duet-cpus",
     "disturb",
     "settle",
+    "restart",
   ],
   ["all", "smoke", "no-pin", "profile", "handicap-twin"],
 );
@@ -497,6 +518,14 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
   if (impls.length === 0 && targets.length === 0)
     throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
+  const restart = restartOf(str("restart"), {
+    smoke,
+    duet: pairing === "duet",
+    rates: rates !== undefined,
+    slo: slo !== undefined,
+    profile,
+    remote: targets.length > 0,
+  });
 
   return {
     impls,
@@ -531,7 +560,37 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     disturb,
     handicapTwin,
     settleS,
+    restart,
   };
+}
+
+/**
+ * `--restart`: a fresh process per cell applies to the repeated cells of a run that starts its own servers one at a
+ * time; what cannot have it (servers elsewhere, duet's paired groups, rate lists and capacity searches that follow a
+ * server across cells, a profile of one process) refuses it when asked and runs `run` by default. A smoke run checks
+ * answers, not precision: it starts each server once unless asked.
+ */
+function restartOf(
+  raw: string | undefined,
+  run: { smoke: boolean; duet: boolean; rates: boolean; slo: boolean; profile: boolean; remote: boolean },
+): Restart {
+  if (raw !== undefined && !(RESTARTS as readonly string[]).includes(raw)) {
+    throw new UsageError(`--restart must be one of ${RESTARTS.join(", ")}, got "${raw}"`);
+  }
+  const without = run.remote
+    ? "--target (the bench does not start those servers)"
+    : run.duet
+      ? "--pairing duet (each pair's servers keep their control groups)"
+      : run.rates
+        ? "a --rate list (each rate's cell follows the last on the same server)"
+        : run.slo
+          ? "--slo (its probes start from the throughput just measured on the same server)"
+          : run.profile
+            ? "--profile (one profile per server process)"
+            : undefined;
+  if (raw === "cell" && without) throw new UsageError(`--restart cell cannot be combined with ${without}`);
+  if (raw !== undefined) return raw as Restart;
+  return without || run.smoke ? "run" : DEFAULT_RESTART;
 }
 
 const RATE_RULE = "an integer from 1 to 1000000 (requests/s)";

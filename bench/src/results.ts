@@ -127,6 +127,11 @@ export interface CellResult {
   group?: { cpuSeconds: number; quotaCores: number; usedShare: number; backends: number; cpu?: string };
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
   note?: string;
+  /**
+   * The process id of the server measured, when the bench started it. With --restart cell every cell has a process
+   * of its own (started, settled, measured, stopped); with --restart run a target's cells share one.
+   */
+  pid?: number;
 }
 
 export interface VerificationRecord extends Verification {

@@ -248,7 +248,8 @@ function startCommand(target: Target, ctx: StartContext): Implementation {
     impl = { ...impl, start: { ...impl.start, args: ["--import", AGENT, ...impl.start.args] } };
   }
   if (ctx.limits) {
-    target.group = ctx.limits.create(target.impl.name);
+    // Created with the first start; a --restart cell's new process joins the same group.
+    target.group ??= ctx.limits.create(target.impl.name);
     impl = ctx.limits.wrap(impl, target.group);
   }
   return pinned(impl, ctx.pinning.server);
@@ -273,21 +274,11 @@ async function startTarget(target: Target, ctx: StartContext) {
     const profile = ctx.profiler && (await ctx.profiler.kindFor(impl.name, nodeOrPython(impl)));
     if (profile) target.profile = profile;
     target.databaseUrl = await ctx.server.createDatabase(name, { template: ctx.templateName });
-    target.running = await launch(startCommand(target, ctx), {
-      databaseUrl: target.databaseUrl,
-      jwtSecret: ctx.jwtSecret,
-      logLevel: "silent",
-      env: {
-        DB_POOL_SIZE: String(options.poolSize / options.workers),
-        WEB_CONCURRENCY: String(options.workers),
-        NODE_ENV: "production",
-        ...(profile?.kind === "node" ? { BENCH_PROFILE_DIR: profile.dir } : {}),
-      },
-    });
-    target.url = target.running.url;
-    info.startupMs = target.running.startupMs;
+    await launchTarget(target, ctx);
+    const running = target.running as RunningImplementation;
+    info.startupMs = running.startupMs;
     await new Promise((r) => setTimeout(r, options.smoke ? 300 : 1000));
-    const tree = processTree(target.running.pid);
+    const tree = processTree(running.pid);
     info.idleRssBytes = rssBytes(tree);
     info.processes = tree.length;
     const workers = options.workers > 1 ? ` (${options.workers} workers)` : "";
@@ -299,6 +290,41 @@ async function startTarget(target: Target, ctx: StartContext) {
     info.error = `did not start${oom}: ${(error as Error).message.split("\n")[0]}`;
     ctx.io.log(`${impl.name}: ${info.error}`);
   }
+}
+
+/** Starts the target's server process on its database (first start, or a --restart cell's new one). */
+async function launchTarget(target: Target, ctx: StartContext) {
+  const { options } = ctx;
+  target.running = await launch(startCommand(target, ctx), {
+    databaseUrl: target.databaseUrl as string,
+    jwtSecret: ctx.jwtSecret,
+    logLevel: "silent",
+    env: {
+      DB_POOL_SIZE: String(options.poolSize / options.workers),
+      WEB_CONCURRENCY: String(options.workers),
+      NODE_ENV: "production",
+      ...(target.profile?.kind === "node" ? { BENCH_PROFILE_DIR: target.profile.dir } : {}),
+    },
+  });
+  target.url = target.running.url;
+}
+
+/**
+ * --restart cell: the runner's restart (runner/restart.ts) — the target's server stopped (gracefully: its pool
+ * closes before the next one opens) and a new process started on the same database, in the same group and pinning.
+ */
+function restarter(targets: Target[], ctx: StartContext) {
+  return async (live: LiveTarget) => {
+    const target = targets.find((t) => t.info.name === live.name);
+    if (!target?.running) throw new Error(`${live.name} has no server of the bench's to restart`);
+    await target.running.stop();
+    target.running = undefined;
+    await launchTarget(target, ctx);
+    const running = target.running as RunningImplementation | undefined;
+    if (!running) throw new Error(`${live.name} did not start`);
+    live.url = running.url;
+    live.process = running.process;
+  };
 }
 
 function describeScenarios(options: BenchOptions, selected: ScenarioName[], targets: Target[]): ScenarioInfo[] {
@@ -378,6 +404,8 @@ async function measureAll(
     started: number;
     io: RunIo;
     profiler: Profiler | undefined;
+    /** --restart cell: restarts a target's server (absent: each server runs for the whole run). */
+    restart: ((target: LiveTarget) => Promise<void>) | undefined;
   },
 ): Promise<Measured> {
   const measured: Measured = { cells: [], verification: [], curve: [], capacity: [], probes: [] };
@@ -388,8 +416,10 @@ async function measureAll(
     measurementsPerRound(options, s) *
     connectionsFor(scenarios[s], options.connections).length *
     plannedCellsPerTarget(options);
-  // Every target settles once per scenario before its first round (in duet two at a time).
-  const settleOf = (s: ScenarioName) => (targetNames(s).length * options.settleS) / (duet ? 2 : 1);
+  // Every target settles once per scenario before its first round (in duet two at a time); with --restart cell each
+  // cell's warm-up settles its new process instead (in the cell's planned seconds).
+  const settleOf = (s: ScenarioName) =>
+    shared.restart ? 0 : (targetNames(s).length * options.settleS) / (duet ? 2 : 1);
   const secondsOf = (s: ScenarioName) => cellsOf(s) * planScenario(s, options).cellSeconds + settleOf(s);
   const deadline = options.budgetMinutes === undefined ? undefined : shared.started / 1000 + options.budgetMinutes * 60;
   const counter: CellCounter = { cell: 0, total: selected.reduce((n, s) => n + cellsOf(s), 0) };
@@ -407,6 +437,7 @@ async function measureAll(
       io: shared.io,
       counter,
       ...(shared.profiler ? { profiler: shared.profiler } : {}),
+      ...(shared.restart ? { restart: shared.restart } : {}),
       output: (target) => targets.find((t) => t.info.name === target)?.running?.output() ?? "",
       ...(deadline !== undefined
         ? { canExtend: (seconds: number) => performance.now() / 1000 + seconds + later <= deadline }
@@ -440,6 +471,7 @@ function recordOptions(options: BenchOptions) {
     durationS: options.durationS,
     warmupS: options.warmupS,
     settleS: options.settleS,
+    restart: options.restart,
     budgetMinutes: options.budgetMinutes ?? null,
     repeats: options.repeats,
     maxRepeats: options.maxRepeats,
@@ -502,6 +534,7 @@ async function startAll(
     ...(profiler ? { profiler } : {}),
   };
   for (const target of targets) await startTarget(target, ctx);
+  return ctx;
 }
 
 /** The run's targets: the baselines its scenarios need, then the implementations. */
@@ -607,9 +640,11 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
         `pairing: duet — each target beside its baseline, each server in its own control group at ${options.duetCpus} CPU${data.postmaster ? " with the PostgreSQL backends serving it" : " (PostgreSQL is not a local process: its CPU is outside the groups)"} (${limits?.description})`,
       );
     }
-    if (server) {
-      await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits, profiler });
-    }
+    const startContext = server
+      ? await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits, profiler })
+      : undefined;
+    const restart = startContext && options.restart === "cell" ? restarter(targets, startContext) : undefined;
+    if (restart) io.log("restart: a fresh process for every server before each of its measured cells");
     const scenarioInfos = describeScenarios(options, selected, targets);
     loadGenerator = new LoadGenerator(pinning.loadGenerator);
     duet = duetMode ? duetContext(data.postmaster, options.pin) : undefined;
@@ -625,6 +660,7 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       started,
       io,
       profiler,
+      restart,
     });
     io.progress.done();
     const infos = targets.map((t) => t.info);

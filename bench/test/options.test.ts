@@ -6,10 +6,12 @@ import {
   type BenchOptions,
   CORE_IMPLEMENTATIONS,
   DECIDING_SCENARIOS,
+  DEFAULT_RESTART,
   estimateSeconds,
   parseOptions,
   UsageError,
 } from "../src/options.ts";
+import { RESTART_OVERHEAD_S } from "../src/runner/restart.ts";
 import { planScenario } from "../src/runner/scenario.ts";
 import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
 import { measurementsPerRound, targetsOfScenario } from "../src/targets.ts";
@@ -105,6 +107,34 @@ describe("options", () => {
       "node-http~aa",
     );
     expect(() => parse("--target", "express=http://127.0.0.1:3000", "--handicap-twin")).toThrow(/not with --target/);
+  });
+
+  it("--restart: a fresh process per cell by default in a measuring run; once per run where a cell cannot have one", () => {
+    expect(parse().restart).toBe(DEFAULT_RESTART);
+    expect(parse("--restart", "run").restart).toBe("run");
+    expect(parse("--restart", "cell").restart).toBe("cell");
+    // A smoke run checks answers: one process per server unless asked.
+    expect(parse("--smoke").restart).toBe("run");
+    expect(parse("--smoke", "--restart", "cell").restart).toBe("cell");
+    expect(() => parse("--restart", "always")).toThrow(/--restart must be one of cell, run, got "always"/);
+    for (const [args, why] of [
+      [["--pairing", "duet"], /--pairing duet/],
+      [["--target", "express=http://127.0.0.1:3000"], /--target/],
+      [["--rate", "100,200"], /a --rate list/],
+      [["--slo", "p99<50ms"], /--slo/],
+      [["--profile"], /--profile/],
+    ] as const) {
+      expect(parse(...args).restart, args.join(" ")).toBe("run");
+      expect(() => parse(...args, "--restart", "cell"), args.join(" ")).toThrow(why);
+    }
+    // One fixed rate repeats its cells like the default mode: a fresh process per cell applies.
+    expect(parse("--rate", "500").restart).toBe(DEFAULT_RESTART);
+    // The plan: a new process's warm-up is its settling, and the restart is counted in the cell's cost.
+    const fresh = planScenario("hello", parse("--restart", "cell"));
+    const kept = planScenario("hello", parse("--restart", "run"));
+    expect(fresh.warmupS).toBe(5);
+    expect(kept.warmupS).toBe(2);
+    expect(fresh.cellSeconds - kept.cellSeconds).toBeCloseTo(3 + RESTART_OVERHEAD_S, 5);
   });
 
   it("precision, workers (the pool divided among them) and targets", () => {

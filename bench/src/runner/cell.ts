@@ -142,6 +142,7 @@ export async function measureCell(spec: CellSpec, ctx: ScenarioRunContext, state
     position: spec.position,
     startedAt: new Date().toISOString(),
     ...(spec.rate ? { rate: spec.rate } : {}),
+    ...(target.process?.pid ? { pid: target.process.pid } : {}),
   };
   const gone = serverGone(target, cell);
   if (gone) {

@@ -6,6 +6,7 @@ import { type CellResult, countedCells, headlineOf, ratiosTo } from "../results.
 import type { ScenarioName } from "../scenarios.ts";
 import { type CellSpec, type CellState, measureCell } from "./cell.ts";
 import { measurePair } from "./duet.ts";
+import { freshProcess } from "./restart.ts";
 import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
 import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
 
@@ -79,9 +80,14 @@ export function finishState(state: CellState, cell: CellResult, plan: ScenarioPl
   ctx.io.progress.update(state, true);
 }
 
+/** One run of a cell: on a fresh server process with --restart cell (runner/restart.ts). */
+async function measureOnce(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult> {
+  return (await freshProcess(spec, ctx, state)) ?? (await measureCell(spec, ctx, state));
+}
+
 /** One cell, run again while disturbed; every run is kept (the disturbed ones marked discarded). */
 async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult[]> {
-  const runs = [await measureCell(spec, ctx, state)];
+  const runs = [await measureOnce(spec, ctx, state)];
   for (let rerun = 1; rerun <= MAX_RERUNS; rerun++) {
     const last = runs[runs.length - 1] as CellResult;
     if (!last.disturbed || last.failure || ctx.options.smoke) break;
@@ -89,7 +95,7 @@ async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state
     ctx.io.log(
       `${spec.scenario} on ${spec.target.name}, repeat ${spec.repeat}: ${last.discarded} (${rerun}/${MAX_RERUNS})`,
     );
-    runs.push(await measureCell(spec, ctx, state));
+    runs.push(await measureOnce(spec, ctx, state));
   }
   return runs;
 }

@@ -6,6 +6,7 @@ import type { CellResult, VerificationRecord } from "../results.ts";
 import { connectionsFor, type ScenarioName, scenarios } from "../scenarios.ts";
 import { type CapacityResult, PLANNED_PROBES, runCapacity } from "./capacity.ts";
 import { roundSize, runRepeats, type ScenarioPlan } from "./repeats.ts";
+import { RESTART_OVERHEAD_S } from "./restart.ts";
 import { settleTargets } from "./settle.ts";
 import { runSweep } from "./sweep.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
@@ -42,10 +43,16 @@ export function measuredSeconds(name: ScenarioName, options: Pick<ModeOptions, "
   return options.smoke ? options.durationS : Math.max(options.durationS, scenarios[name].minDurationS ?? 0);
 }
 
-/** The measured seconds of a scenario's cells, and a cell's planned cost. */
+/**
+ * The measured seconds of a scenario's cells, and a cell's planned cost. With --restart cell a cell's server is new,
+ * so its warm-up is the settling (at least --settle seconds) and the restart adds to its cost.
+ */
 export function planScenario(name: ScenarioName, options: ModeOptions): ScenarioPlan {
   const durationS = measuredSeconds(name, options);
-  return { name, warmupS: options.warmupS, durationS, cellSeconds: options.warmupS + durationS + CELL_OVERHEAD_S };
+  const fresh = options.restart === "cell";
+  const warmupS = fresh ? Math.max(options.warmupS, options.settleS ?? 0) : options.warmupS;
+  const overhead = CELL_OVERHEAD_S + (fresh ? RESTART_OVERHEAD_S : 0);
+  return { name, warmupS, durationS, cellSeconds: warmupS + durationS + overhead };
 }
 
 export async function runScenario(
@@ -60,8 +67,10 @@ export async function runScenario(
   const skipped = Math.max(0, roundSize(targets, ctx) - roundSize(runnable, ctx));
   ctx.counter.cell += skipped * connectionCounts.length * plannedCellsPerTarget(options);
   const outcome: ScenarioOutcome = { verification, cells: [], curve: [], capacity: [], probes: [] };
-  // Settled once, at the first connection count: later ones find the servers warm.
-  await settleTargets(plan, runnable, connectionCounts[0] ?? 100, options.settleS ?? 0, ctx);
+  // Settled once, at the first connection count: later ones find the servers warm. With --restart cell every cell's
+  // warm-up settles its own new server instead.
+  const settleS = ctx.restart ? 0 : (options.settleS ?? 0);
+  await settleTargets(plan, runnable, connectionCounts[0] ?? 100, settleS, ctx);
   for (const connections of connectionCounts) {
     const label = `${name}${connectionCounts.length > 1 ? ` @${connections}` : ""}`;
     if (options.rates) outcome.curve.push(...(await runSweep(plan, runnable, connections, options.rates, ctx)));

@@ -63,7 +63,7 @@ export interface ScenarioRunContext {
     | "verifySample"
     | "smoke"
   > &
-    Partial<Pick<BenchOptions, "rates" | "slo" | "settleS">>;
+    Partial<Pick<BenchOptions, "rates" | "slo" | "settleS" | "restart">>;
   loadGenerator: LoadGenerator;
   /** --pairing duet: what measuring two servers at once needs (absent: sequential). */
   duet?: DuetContext;
@@ -77,6 +77,11 @@ export interface ScenarioRunContext {
   profiler?: Profiler;
   /** A server's recent output, shown when its verification fails. */
   output?: (target: string) => string;
+  /**
+   * --restart cell: stops the target's server and starts a fresh one on the same database, updating the target's
+   * url and process; rejects when the new one does not start (runner/restart.ts).
+   */
+  restart?: (target: LiveTarget) => Promise<void>;
   /** Whether one more round of this many seconds still fits the run's budget. */
   canExtend?: (seconds: number) => boolean;
 }

@@ -1,0 +1,87 @@
+// --restart, end to end through the CLI on real servers: with `cell` every measured cell has a server process of its
+// own (a new pid each time, the ratios and the A/A line still produced); with `run` (a smoke run's default) a target's
+// cells share the one process started for the run.
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Results } from "../src/results.ts";
+
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+function bench(args: string[]) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "bench-restart-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** express on hello, three short rounds (smoke: an A/A interval that excludes 1 by chance is noted, not failed). */
+const SHORT = [
+  ...["--smoke", "--impl", "express", "--scenario", "hello", "--duration", "0.5", "--warmup", "0"],
+  ...["--settle", "0.5", "--repeats", "3", "--max-repeats", "3"],
+];
+
+/** Each target's pids over its counted cells, in order. */
+function pidsByTarget(results: Results): Map<string, Array<number | undefined>> {
+  const byTarget = new Map<string, Array<number | undefined>>();
+  for (const cell of results.cells.filter((c) => !c.discarded)) {
+    byTarget.set(cell.target, [...(byTarget.get(cell.target) ?? []), cell.pid]);
+  }
+  return byTarget;
+}
+
+describe("--restart", () => {
+  it("cell: a fresh server process for every measured cell, and the ratios still come out", async () => {
+    const out = join(dir, "cell");
+    const run = await bench([...SHORT, "--restart", "cell", "--out", out]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("a fresh process for every server before each of its measured cells");
+    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    expect(results.options).toMatchObject({ restart: "cell" });
+    const pids = pidsByTarget(results);
+    expect([...pids.keys()].sort()).toEqual(["express", "node-http", "node-http~aa"]);
+    for (const [target, list] of pids) {
+      expect(list, target).toHaveLength(3);
+      expect(
+        list.every((pid) => typeof pid === "number"),
+        target,
+      ).toBe(true);
+      expect(new Set(list).size, `${target}: ${list.join(", ")}`).toBe(3);
+    }
+    // Every pid is a process of its own across targets too, and none of them outlived the run.
+    const all = [...pids.values()].flat() as number[];
+    expect(new Set(all).size).toBe(all.length);
+    for (const pid of all) expect(() => process.kill(pid, 0), `pid ${pid} still runs`).toThrow();
+    const express = results.summary.find((r) => r.scenario === "hello" && r.target === "express");
+    expect(express?.status).toBe("ok");
+    expect(express?.rpsRatio.value).toBeGreaterThan(0);
+    expect(express?.rpsRatio.n).toBe(3);
+    expect(results.aa?.find((a) => a.scenario === "hello")?.ratio.n).toBe(3);
+  }, 120_000);
+
+  it("run (a smoke run's default): each target's cells measure the one process started for the run", async () => {
+    const out = join(dir, "run");
+    const run = await bench([...SHORT, "--out", out]);
+    expect(run.code, run.output).toBe(0);
+    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    expect(results.options).toMatchObject({ restart: "run" });
+    for (const [target, list] of pidsByTarget(results)) {
+      expect(list, target).toHaveLength(3);
+      expect(new Set(list).size, `${target}: ${list.join(", ")}`).toBe(1);
+    }
+  }, 120_000);
+});
