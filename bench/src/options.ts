@@ -254,28 +254,89 @@ const OPTIONS = optionsConfig(
   ["all", "smoke", "no-pin", "profile", "handicap-twin"],
 );
 
+/** The command line's raw values, by option name. */
+type Values = Record<string, string | boolean | undefined>;
+
+/** A value-taking option's raw text, if given. */
+const strOf = (values: Values) => (key: string) => values[key] as string | undefined;
+
+/** A numeric option's value, checked against `rule`; `fallback` when the option is not given. */
+function numberOption<F>(values: Values, name: string, check: (n: number) => boolean, rule: string, fallback: F) {
+  const raw = strOf(values)(name);
+  return raw === undefined ? fallback : number(name, raw, check, rule);
+}
+
+function integerOption<F>(values: Values, name: string, min: number, max: number, fallback: F) {
+  const rule = `an integer from ${min} to ${max}`;
+  return numberOption(values, name, (n) => Number.isInteger(n) && n >= min && n <= max, rule, fallback);
+}
+
 /** Parses argv (without node and script); throws UsageError with a message fit for a user. */
 export function parseOptions(argv: string[]): BenchOptions | "help" {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return "help";
-  const str = (key: string) => values[key] as string | undefined;
   const smoke = values.smoke === true;
   const all = values.all === true;
+  const what = measuredWhat(values, smoke, all);
+  const lengths = cellLengths(values, smoke, all);
+  const servers = serverSetup(values, smoke);
+  const remote = remoteTargets(values, what.impls, servers.workers, servers.profile);
+  const load = loadShape(values, what.scenarios, what.connections);
+  if ((servers.cpus !== undefined || servers.memoryBytes !== undefined) && remote.targets.length > 0) {
+    throw new UsageError("--cpus and --memory limit servers the bench starts, not --target servers");
+  }
+  const pairing = pairingOf(values, {
+    rate: load.rate !== undefined || load.rates !== undefined,
+    slo: load.slo !== undefined,
+    profile: servers.profile,
+    remote: remote.targets.length > 0,
+    cpus: servers.cpus !== undefined,
+    workers: servers.workers,
+  });
+  const handicapTwin = values["handicap-twin"] === true;
+  if (handicapTwin && remote.targets.length > 0)
+    throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
+  if (remote.impls.length === 0 && remote.targets.length === 0)
+    throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
+  const restart = restartOf(strOf(values)("restart"), {
+    smoke,
+    duet: pairing.pairing === "duet",
+    rates: load.rates !== undefined,
+    slo: load.slo !== undefined,
+    profile: servers.profile,
+    remote: remote.targets.length > 0,
+  });
+  const out = strOf(values)("out");
+  return {
+    ...what,
+    ...lengths,
+    ...servers,
+    ...remote,
+    ...load,
+    ...pairing,
+    smoke,
+    all,
+    pin: values["no-pin"] !== true,
+    // Relative to where `pnpm bench` was typed (pnpm runs the script in bench/ and says where it was called from).
+    outDir: out === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), out),
+    disturb: integerOption(values, "disturb", 1, 16, undefined),
+    handicapTwin,
+    restart,
+  };
+}
+
+/** --impl, --scenario, --connections (and --all, --smoke): what is measured. */
+function measuredWhat(values: Values, smoke: boolean, all: boolean) {
+  const str = strOf(values);
   if (all && (str("impl") !== undefined || str("scenario") !== undefined)) {
     throw new UsageError("--all runs every implementation and scenario: leave out --impl and --scenario");
   }
   const wide = all || smoke;
-
   let impls: Implementation[] = wide
     ? [...implementations]
     : implementations.filter((i) => (CORE_IMPLEMENTATIONS as readonly string[]).includes(i.name));
@@ -322,106 +383,140 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     );
     connections = [...new Set(connections)];
   }
+  return { impls, scenarios: scenarioNames, connections };
+}
 
-  /** A numeric option's value, checked against `rule`; `fallback` when the option is not given. */
-  const numberOption = <F>(name: string, check: (n: number) => boolean, rule: string, fallback: F) => {
-    const raw = str(name);
-    return raw === undefined ? fallback : number(name, raw, check, rule);
-  };
-  const integerOption = <F>(name: string, min: number, max: number, fallback: F) =>
-    numberOption(
-      name,
-      (n) => Number.isInteger(n) && n >= min && n <= max,
-      `an integer from ${min} to ${max}`,
-      fallback,
-    );
-
-  const durationS = numberOption(
-    "duration",
-    (n) => n >= 0.5 && n <= 600,
-    "a number of seconds from 0.5 to 600",
-    smoke ? 0.5 : 5,
-  );
-  const settleS = numberOption(
-    "settle",
-    (n) => n >= 0 && n <= 600,
-    "a number of seconds from 0 to 600",
-    smoke ? 0 : DEFAULT_SETTLE_S,
-  );
-  const warmupS = numberOption("warmup", (n) => n >= 0 && n <= 600, "a number of seconds from 0 to 600", smoke ? 0 : 2);
-  if (str("budget") !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");
+/** --duration, --settle, --warmup, --budget, --repeats, --max-repeats, --precision: how long and how often. */
+function cellLengths(values: Values, smoke: boolean, all: boolean) {
+  const seconds = (name: string, min: number, fallback: number) =>
+    numberOption(values, name, (n) => n >= min && n <= 600, `a number of seconds from ${min} to 600`, fallback);
+  const durationS = seconds("duration", 0.5, smoke ? 0.5 : 5);
+  const settleS = seconds("settle", 0, smoke ? 0 : DEFAULT_SETTLE_S);
+  const warmupS = seconds("warmup", 0, smoke ? 0 : 2);
+  if (strOf(values)("budget") !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");
   const budgetMinutes = numberOption(
+    values,
     "budget",
     (n) => n >= 1 && n <= 1440,
     "a number of minutes from 1 to 1440",
     smoke || all ? undefined : DEFAULT_BUDGET_MINUTES,
   );
-  const repeats = integerOption("repeats", 1, 50, smoke ? 2 : 3);
-  const maxRepeats = integerOption("max-repeats", 1, 50, smoke ? repeats : Math.max(repeats, DEFAULT_MAX_REPEATS));
+  const repeats = integerOption(values, "repeats", 1, 50, smoke ? 2 : 3);
+  const maxRepeats = integerOption(
+    values,
+    "max-repeats",
+    1,
+    50,
+    smoke ? repeats : Math.max(repeats, DEFAULT_MAX_REPEATS),
+  );
   if (maxRepeats < repeats) throw new UsageError(`--max-repeats ${maxRepeats} is below --repeats ${repeats}`);
-  const precisionArg = str("precision");
-  let precision = DEFAULT_PRECISION;
-  if (precisionArg !== undefined) {
-    const percent = precisionArg.trim().endsWith("%");
-    const value = number(
-      "precision",
-      percent ? precisionArg.trim().slice(0, -1) : precisionArg,
-      (n) => n > 0 && (percent ? n < 100 : n < 1 || n < 100),
-      "a half-width such as 5% or 0.05",
-    );
-    precision = percent || value >= 1 ? value / 100 : value;
-  }
-  const workers = integerOption("workers", 1, 64, 1);
+  return { durationS, settleS, warmupS, budgetMinutes, repeats, maxRepeats, precision: precisionOf(values) };
+}
+
+/** --precision: a half-width in % (`5%`) or as a fraction (`0.05`); a bare number of 1 or more is read as %. */
+function precisionOf(values: Values): number {
+  const raw = strOf(values)("precision");
+  if (raw === undefined) return DEFAULT_PRECISION;
+  const percent = raw.trim().endsWith("%");
+  const value = number(
+    "precision",
+    percent ? raw.trim().slice(0, -1) : raw,
+    (n) => n > 0 && (percent ? n < 100 : n < 1 || n < 100),
+    "a half-width such as 5% or 0.05",
+  );
+  return percent || value >= 1 ? value / 100 : value;
+}
+
+/** --workers, --profile, --cpus, --memory, --scale, --pool-size, --verify-sample: the servers and their data. */
+function serverSetup(values: Values, smoke: boolean) {
+  const str = strOf(values);
+  const workers = integerOption(values, "workers", 1, 64, 1);
   const profile = values.profile === true;
   if (profile && workers > 1) {
     throw new UsageError("--profile samples one server process: leave out --workers (or use --workers 1)");
   }
-  const targets: BenchOptions["targets"] = [];
-  const targetArg = str("target");
-  if (targetArg !== undefined) {
-    const known = [...implementations.map((i) => i.name), ...BASELINES.map((b) => b.name)];
-    for (const item of list("target", targetArg)) {
-      const eq = item.indexOf("=");
-      const name = item.slice(0, eq).trim();
-      const raw = item.slice(eq + 1).trim();
-      if (eq < 1 || !raw) throw new UsageError(`--target takes NAME=URL, got "${item}"`);
-      if (!known.includes(name) && !/^[a-z0-9][a-z0-9_-]{0,40}$/.test(name)) {
-        throw new UsageError(
-          `--target name "${name}": a registered name (${known.join(", ")}) or a name of your own for another server (lower-case letters, digits, - and _)`,
-        );
-      }
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw new UsageError(`--target ${name}: "${raw}" is not a URL`);
-      }
-      if (url.protocol !== "http:" && url.protocol !== "https:") {
-        throw new UsageError(`--target ${name}: only http:// and https:// URLs, got "${raw}"`);
-      }
-      if (targets.some((t) => t.name === name)) throw new UsageError(`--target names ${name} twice`);
-      targets.push({ name, url: url.href.replace(/\/$/, "") });
-    }
-    if (implArg !== undefined) throw new UsageError("--target names what is measured: leave out --impl");
-    if (values.profile === true)
-      throw new UsageError("--profile samples servers the bench starts, not --target servers");
-    if (str("workers") !== undefined) {
-      throw new UsageError("--workers applies to servers the bench starts, not to --target servers");
-    }
-    impls = implementations.filter((i) => targets.some((t) => t.name === i.name));
-    // A name the registry does not know is a server of someone else's (another stack implementing the contract):
-    // measured like ours against the baselines named beside it, with nothing to build or start.
-    for (const { name } of targets.filter((t) => !known.includes(t.name))) {
-      impls.push({
-        name,
-        framework: name,
-        variant: "external",
-        language: "other",
-        dir: "",
-        start: { command: "", args: [] },
-      });
+  const cpus = numberOption(
+    values,
+    "cpus",
+    (n) => n >= 0.01 && n <= 1024,
+    "a number of cores from 0.01 (e.g. 0.5 or 2)",
+    undefined,
+  );
+  const memoryArg = str("memory");
+  const memoryBytes = memoryArg === undefined ? undefined : parseMemory(memoryArg);
+  let scale = 1;
+  const scaleArg = str("scale");
+  if (scaleArg !== undefined) {
+    try {
+      scale = parseScale(scaleArg);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
   }
+  const poolSize = integerOption(values, "pool-size", 1, 200, 10);
+  if (poolSize % workers !== 0) {
+    throw new UsageError(
+      `--pool-size ${poolSize} cannot be divided among ${workers} workers: every server must hold the same number of database connections; use a multiple of ${workers}`,
+    );
+  }
+  const verifySample = integerOption(values, "verify-sample", 1, 1000, smoke ? 12 : 24);
+  return { workers, profile, cpus, memoryBytes, scale, poolSize, verifySample };
+}
+
+/**
+ * --target NAME=URL,…: servers already running elsewhere, measured instead of starting any. A name the registry does
+ * not know is someone else's server (another stack implementing the contract), measured like ours.
+ */
+function remoteTargets(values: Values, impls: Implementation[], workers: number, profile: boolean) {
+  const str = strOf(values);
+  const targets: BenchOptions["targets"] = [];
+  const targetArg = str("target");
+  if (targetArg === undefined) return { targets, impls };
+  const known = [...implementations.map((i) => i.name), ...BASELINES.map((b) => b.name)];
+  for (const item of list("target", targetArg)) {
+    const eq = item.indexOf("=");
+    const name = item.slice(0, eq).trim();
+    const raw = item.slice(eq + 1).trim();
+    if (eq < 1 || !raw) throw new UsageError(`--target takes NAME=URL, got "${item}"`);
+    if (!known.includes(name) && !/^[a-z0-9][a-z0-9_-]{0,40}$/.test(name)) {
+      throw new UsageError(
+        `--target name "${name}": a registered name (${known.join(", ")}) or a name of your own for another server (lower-case letters, digits, - and _)`,
+      );
+    }
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new UsageError(`--target ${name}: "${raw}" is not a URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new UsageError(`--target ${name}: only http:// and https:// URLs, got "${raw}"`);
+    }
+    if (targets.some((t) => t.name === name)) throw new UsageError(`--target names ${name} twice`);
+    targets.push({ name, url: url.href.replace(/\/$/, "") });
+  }
+  if (str("impl") !== undefined) throw new UsageError("--target names what is measured: leave out --impl");
+  if (profile) throw new UsageError("--profile samples servers the bench starts, not --target servers");
+  if (str("workers") !== undefined || workers > 1) {
+    throw new UsageError("--workers applies to servers the bench starts, not to --target servers");
+  }
+  const remote = implementations.filter((i) => targets.some((t) => t.name === i.name));
+  for (const { name } of targets.filter((t) => !known.includes(t.name))) {
+    remote.push({
+      name,
+      framework: name,
+      variant: "external",
+      language: "other",
+      dir: "",
+      start: { command: "", args: [] },
+    });
+  }
+  return { targets, impls: remote };
+}
+
+/** --rate (one, a list or a ramp), --slo, --pipelining: the shape of the load. */
+function loadShape(values: Values, scenarioNames: ScenarioName[], connections: number[]) {
+  const str = strOf(values);
   const rateArg = str("rate");
   const rateList = rateArg === undefined ? undefined : parseRates(rateArg);
   const rate = rateList?.length === 1 ? rateList[0] : undefined;
@@ -431,15 +526,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   if (slo && rateList) {
     throw new UsageError("--slo searches over rates itself: leave out --rate (or run them separately)");
   }
-  const cpus = numberOption(
-    "cpus",
-    (n) => n >= 0.01 && n <= 1024,
-    "a number of cores from 0.01 (e.g. 0.5 or 2)",
-    undefined,
-  );
-  const memoryArg = str("memory");
-  const memoryBytes = memoryArg === undefined ? undefined : parseMemory(memoryArg);
-  const pipelining = integerOption("pipelining", 1, 100, 1);
+  const pipelining = integerOption(values, "pipelining", 1, 100, 1);
   if ((rateList || slo) && pipelining > 1) {
     throw new UsageError(
       "--pipelining cannot be combined with --rate or --slo (the fixed-rate generator sends one request per connection at a time)",
@@ -460,44 +547,33 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       `--rate ${lowest} is below --connections ${Math.max(...connections)}; use a rate of at least one request per connection per second`,
     );
   }
-  if ((cpus !== undefined || memoryBytes !== undefined) && targets.length > 0) {
-    throw new UsageError("--cpus and --memory limit servers the bench starts, not --target servers");
-  }
+  return { rate, rates, slo, pipelining };
+}
 
-  let scale = 1;
-  const scaleArg = str("scale");
-  if (scaleArg !== undefined) {
-    try {
-      scale = parseScale(scaleArg);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-  }
-  const poolSize = integerOption("pool-size", 1, 200, 10);
-  if (poolSize % workers !== 0) {
-    throw new UsageError(
-      `--pool-size ${poolSize} cannot be divided among ${workers} workers: every server must hold the same number of database connections; use a multiple of ${workers}`,
-    );
-  }
-  const verifySample = integerOption("verify-sample", 1, 1000, smoke ? 12 : 24);
+/** --pairing and --duet-cpus: fixed rates, capacity searches, profiles, limits, workers and servers elsewhere measure one server at a time. */
+function pairingOf(
+  values: Values,
+  run: { rate: boolean; slo: boolean; profile: boolean; remote: boolean; cpus: boolean; workers: number },
+) {
+  const str = strOf(values);
   const pairingArg = str("pairing");
   if (pairingArg !== undefined && !(PAIRINGS as readonly string[]).includes(pairingArg)) {
     throw new UsageError(`--pairing must be one of ${PAIRINGS.join(", ")}, got "${pairingArg}"`);
   }
-  // Fixed rates, capacity searches, profiles and servers elsewhere measure one server at a time.
-  const oneAtATime = rateList
-    ? "--rate"
-    : slo
-      ? "--slo"
-      : profile
-        ? "--profile"
-        : targets.length > 0
-          ? "--target"
-          : cpus !== undefined
-            ? "--cpus"
-            : workers > 1
-              ? "--workers"
-              : undefined;
+  const oneAtATime =
+    str("rate") !== undefined
+      ? "--rate"
+      : run.slo
+        ? "--slo"
+        : run.profile
+          ? "--profile"
+          : run.remote
+            ? "--target"
+            : run.cpus
+              ? "--cpus"
+              : run.workers > 1
+                ? "--workers"
+                : undefined;
   if (pairingArg === "duet" && oneAtATime) {
     throw new UsageError(
       `--pairing duet measures two servers at once under its own quotas: it cannot be combined with ${oneAtATime} (use --pairing sequential)`,
@@ -505,6 +581,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   }
   const pairing = (pairingArg as Pairing | undefined) ?? (oneAtATime ? "sequential" : DEFAULT_PAIRING);
   const duetCpus = numberOption(
+    values,
     "duet-cpus",
     (n) => n >= 0.05 && n <= 1,
     "a number of cores from 0.05 to 1",
@@ -512,56 +589,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   );
   if (str("duet-cpus") !== undefined && pairing !== "duet")
     throw new UsageError("--duet-cpus applies to --pairing duet");
-  const disturb = integerOption("disturb", 1, 16, undefined);
-  const handicapTwin = values["handicap-twin"] === true;
-  if (handicapTwin && targets.length > 0)
-    throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
-  if (impls.length === 0 && targets.length === 0)
-    throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
-  const restart = restartOf(str("restart"), {
-    smoke,
-    duet: pairing === "duet",
-    rates: rates !== undefined,
-    slo: slo !== undefined,
-    profile,
-    remote: targets.length > 0,
-  });
-
-  return {
-    impls,
-    scenarios: scenarioNames,
-    connections,
-    durationS,
-    warmupS,
-    budgetMinutes,
-    repeats,
-    maxRepeats,
-    precision,
-    workers,
-    targets,
-    rate,
-    rates,
-    slo,
-    cpus,
-    memoryBytes,
-    pipelining,
-    scale,
-    poolSize,
-    verifySample,
-    smoke,
-    all,
-    pin: values["no-pin"] !== true,
-    profile,
-    // Relative to where `pnpm bench` was typed (pnpm runs the script in bench/ and says where it was called from).
-    outDir: str("out") === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), str("out") as string),
-    pairing,
-    pairingAsked: pairingArg !== undefined,
-    duetCpus,
-    disturb,
-    handicapTwin,
-    settleS,
-    restart,
-  };
+  return { pairing, pairingAsked: pairingArg !== undefined, duetCpus };
 }
 
 /**

@@ -211,23 +211,8 @@ interface StartContext {
   jwtSecret: string;
   pinning: Pinning;
   limits?: ServerLimits;
-  builds: Map<string, ReturnType<typeof build>>;
   io: RunIo;
   profiler?: Profiler;
-}
-
-/** Runs an implementation's build once per app (variants of one app, e.g. NestJS on two platforms, share it). */
-async function buildOnce(impl: Implementation, ctx: StartContext): Promise<boolean> {
-  if (!impl.build) return true;
-  const key = `${impl.dir}\0${impl.build.command}\0${impl.build.args.join("\0")}`;
-  let done = ctx.builds.get(key);
-  if (!done) {
-    ctx.io.log(`building ${impl.name}: ${impl.build.command} ${impl.build.args.join(" ")}`);
-    done = build(impl);
-    ctx.builds.set(key, done);
-  }
-  const info = await done;
-  return info.ok;
 }
 
 /**
@@ -259,10 +244,10 @@ function startCommand(target: Target, ctx: StartContext): Implementation {
 async function startTarget(target: Target, ctx: StartContext) {
   const { info, impl } = target;
   if (impl.build) {
-    const key = `${impl.dir}\0${impl.build.command}\0${impl.build.args.join("\0")}`;
-    const ok = await buildOnce(impl, ctx);
-    info.build = await (ctx.builds.get(key) as ReturnType<typeof build>);
-    if (!ok) {
+    // The launcher builds each app once per process: variants of one app (NestJS on two platforms) share it.
+    ctx.io.log(`${impl.name}: build (${impl.build.command} ${impl.build.args.join(" ")})`);
+    info.build = await build(impl);
+    if (!info.build.ok) {
       info.error = `build failed: ${info.build.error}`;
       ctx.io.log(`${impl.name}: ${info.error}`);
       return;
@@ -520,7 +505,7 @@ function versions() {
 /** Builds and starts every target in turn (a fresh JWT secret for the run). */
 async function startAll(
   targets: Target[],
-  shared: Omit<StartContext, "jwtSecret" | "builds" | "limits" | "profiler"> & {
+  shared: Omit<StartContext, "jwtSecret" | "limits" | "profiler"> & {
     limits: ServerLimits | undefined;
     profiler: Profiler | undefined;
   },
@@ -529,7 +514,6 @@ async function startAll(
   const ctx: StartContext = {
     ...rest,
     jwtSecret: randomBytes(32).toString("base64url"),
-    builds: new Map(),
     ...(limits ? { limits } : {}),
     ...(profiler ? { profiler } : {}),
   };
