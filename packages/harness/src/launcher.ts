@@ -52,7 +52,7 @@ export interface BuildResult {
 /**
  * Runs an implementation's build step, if it has one (apps that compile, e.g. NestJS; FastAPI exports the
  * contract), always as production builds it: NODE_ENV=production, for the contract suite, the bench, the fault
- * suite and dev:/start: alike. Never throws: a failure is `ok: false` with the build's output. Each distinct
+ * suite and `pnpm dev`/`pnpm start` alike. Never throws: a failure is `ok: false` with the build's output. Each distinct
  * build (directory, command, arguments) runs once per process, so variants of one app share it.
  */
 export function build(impl: Implementation): Promise<BuildResult> {

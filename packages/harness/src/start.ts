@@ -1,4 +1,4 @@
-// pnpm start:<name> [--port N] [--host H] — starts one implementation alone, as in production: built first if it
+// pnpm start <name> [--port N] [--host H] — starts one implementation alone, as in production: built first if it
 // compiles, NODE_ENV=production, on the database DATABASE_URL names (migrated and seeded beforehand with
 // pnpm db:migrate and pnpm db:seed; nothing is provisioned). Prints its URL once it answers /health, and runs
 // until Ctrl-C or SIGTERM, which it passes on; exits with the app's exit code.
@@ -6,10 +6,12 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Implementation, REPO_ROOT, selectImplementations } from "./implementations.ts";
+import { implementationChoices, implementationNamed } from "./command-line.ts";
+import { type Implementation, REPO_ROOT } from "./implementations.ts";
 import { build, freePort, waitUntilHealthy } from "./launcher.ts";
 
-const usage = `usage: pnpm start:<implementation> [--port N] [--host HOST]
+const usage = `usage: pnpm start <implementation> [--port N] [--host HOST]
+  ${implementationChoices()}
   reads DATABASE_URL (required: a migrated and seeded database), JWT_SECRET (required, 16+ characters),
   PORT (default 3000; 0 picks a free port), HOST (default 127.0.0.1), LOG_LEVEL; --port and --host override
   PORT and HOST`;
@@ -49,7 +51,7 @@ let jwtSecret: string;
   const [name, ...extra] = parsed.positionals;
   if (extra.length > 0) usageError(`unexpected argument "${extra[0]}"`);
   try {
-    [impl] = selectImplementations(name ?? "") as [Implementation];
+    impl = implementationNamed(name);
   } catch (error) {
     usageError((error as Error).message);
   }
