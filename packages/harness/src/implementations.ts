@@ -30,6 +30,16 @@ export const implementations: readonly Implementation[] = [
     dir: "apps/express",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
+  // Express 4 (npm's express@4, installed as `express4`): apps/express with the few changes Express 4 needs
+  // (apps/express4/README.md). The same framework, so /health reports "express"; the variant is its major version.
+  {
+    name: "express4",
+    framework: "express",
+    variant: "4",
+    language: "typescript",
+    dir: "apps/express4",
+    start: { command: process.execPath, args: ["src/server.ts"] },
+  },
   {
     name: "express-to-fastify",
     framework: "express-to-fastify",

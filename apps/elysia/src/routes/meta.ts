@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import * as contract from "@api-ref/contract";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
+import { Elysia } from "elysia";
+import { jsonBody } from "../plugins/json-body.ts";
+
+export const FRAMEWORK = "elysia";
+
+/** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
+export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
+  new Elysia()
+    .use(jsonBody)
+    .get("/", ({ set }) => {
+      set.headers["content-type"] = "text/plain; charset=utf-8";
+      return "Hello World!";
+    })
+    .get("/health", () => ({ status: "ok" as const, timestamp: Date.now(), framework: FRAMEWORK }))
+    .get("/ready", async () => {
+      await dataAccess.ping();
+      return { status: "ok" as const };
+    })
+    .post("/echo", ({ body }) => ({ ...body, txnId: randomUUID() }), {
+      parse: "contractJson",
+      body: contract.EchoBody,
+    })
+    .get("/metrics", async ({ set }) => {
+      set.headers["content-type"] = metrics.contentType;
+      return await metrics.render();
+    })
+    .get("/openapi.json", () => contract.openApiDocument)
+    .get("/docs", ({ set }) => {
+      set.headers["content-type"] = "text/html; charset=utf-8";
+      return contract.docsHtml();
+    });

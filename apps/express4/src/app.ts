@@ -1,0 +1,51 @@
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
+// The middleware Express 4 and 5 run alike, imported unchanged from apps/express.
+import { notFound, problemHandler } from "@api-ref/express/middleware/errors";
+import { recordMetrics } from "@api-ref/express/middleware/metrics";
+import { requestId } from "@api-ref/express/middleware/request-id";
+import express from "express4";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import { authRoutes } from "./routes/auth.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { orderRoutes } from "./routes/orders.ts";
+import { productRoutes } from "./routes/products.ts";
+import { userRoutes } from "./routes/users.ts";
+
+export interface AppOptions {
+  dataAccess: DataAccess;
+  metrics: HttpMetrics;
+  logger: Logger;
+}
+
+/**
+ * Wires the API on Express 4, as apps/express does on Express 5: app settings, cross-cutting middleware, one router
+ * per resource, then errors.
+ */
+export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
+  const app = express();
+  app.disable("x-powered-by");
+  // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
+  // No ETags: no other framework here computes them by default, and each costs a hash of the body.
+  app.set("etag", false);
+  // Express 4's default is "extended" (qs: `?a[b]=1` becomes an object); Express 5's is "simple", as here.
+  app.set("query parser", "simple");
+
+  app.use(requestId);
+  app.use(recordMetrics(metrics));
+  if (logger.level !== "silent") {
+    app.use(pinoHttp({ logger, genReqId: (_req, res) => res.getHeader("x-request-id") as string }));
+  }
+
+  app.use(metaRoutes(dataAccess, metrics));
+  app.use(userRoutes(dataAccess));
+  app.use(productRoutes(dataAccess));
+  app.use(orderRoutes(dataAccess));
+  app.use(authRoutes(dataAccess));
+
+  app.use(notFound);
+  app.use(problemHandler(logger));
+  return app;
+}

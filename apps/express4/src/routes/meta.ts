@@ -1,0 +1,68 @@
+import { randomUUID } from "node:crypto";
+import * as contract from "@api-ref/contract";
+import type { DataAccess, HttpMetrics } from "@api-ref/core";
+import { methodNotAllowed } from "@api-ref/express/middleware/errors";
+import { validate } from "@api-ref/express/middleware/validate";
+import { Router } from "express4";
+import { asyncHandler } from "../middleware/async-handler.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+
+export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  router
+    .route("/")
+    .get((_req, res) => {
+      res.type("text/plain").send("Hello World!");
+    })
+    .all(methodNotAllowed("/"));
+
+  router
+    .route("/health")
+    .get((_req, res) => {
+      res.json({ status: "ok", timestamp: Date.now(), framework: "express" });
+    })
+    .all(methodNotAllowed("/health"));
+
+  router
+    .route("/ready")
+    .get(
+      asyncHandler(async (_req, res) => {
+        await dataAccess.ping();
+        res.json({ status: "ok" });
+      }),
+    )
+    .all(methodNotAllowed("/ready"));
+
+  router
+    .route("/echo")
+    .post(jsonBody, validate({ body: contract.EchoBody }), (req, res) => {
+      res.json({ ...req.body, txnId: randomUUID() });
+    })
+    .all(methodNotAllowed("/echo"));
+
+  router
+    .route("/metrics")
+    .get(
+      asyncHandler(async (_req, res) => {
+        res.type(metrics.contentType).send(await metrics.render());
+      }),
+    )
+    .all(methodNotAllowed("/metrics"));
+
+  router
+    .route("/openapi.json")
+    .get((_req, res) => {
+      res.json(contract.openApiDocument);
+    })
+    .all(methodNotAllowed("/openapi.json"));
+
+  router
+    .route("/docs")
+    .get((_req, res) => {
+      res.type("html").send(contract.docsHtml());
+    })
+    .all(methodNotAllowed("/docs"));
+
+  return router;
+}

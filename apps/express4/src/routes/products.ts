@@ -1,0 +1,55 @@
+import * as contract from "@api-ref/contract";
+import type { DataAccess } from "@api-ref/core";
+import { methodNotAllowed } from "@api-ref/express/middleware/errors";
+import { validate } from "@api-ref/express/middleware/validate";
+import { Router } from "express4";
+import { asyncHandler } from "../middleware/async-handler.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+
+export function productRoutes({ products }: DataAccess) {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  router
+    .route("/products")
+    .get(
+      validate({ query: contract.ListProductsQuery }),
+      asyncHandler(async (_req, res) => {
+        res.json(await products.list(res.locals.query));
+      }),
+    )
+    .post(
+      jsonBody,
+      validate({ body: contract.CreateProductBody }),
+      asyncHandler(async (req, res) => {
+        const product = await products.create(req.body);
+        res.status(201).location(`/products/${product.id}`).json(product);
+      }),
+    )
+    .all(methodNotAllowed("/products"));
+
+  router
+    .route("/products/:id")
+    .get(
+      validate({ params: contract.IdParams }),
+      asyncHandler(async (_req, res) => {
+        res.json(await products.get(res.locals.params.id));
+      }),
+    )
+    .patch(
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateProductBody }),
+      asyncHandler(async (req, res) => {
+        res.json(await products.update(res.locals.params.id, req.body));
+      }),
+    )
+    .delete(
+      validate({ params: contract.IdParams }),
+      asyncHandler(async (_req, res) => {
+        await products.remove(res.locals.params.id);
+        res.status(204).end();
+      }),
+    )
+    .all(methodNotAllowed("/products/:id"));
+
+  return router;
+}

@@ -1,0 +1,55 @@
+import * as contract from "@api-ref/contract";
+import type { DataAccess } from "@api-ref/core";
+import { methodNotAllowed } from "@api-ref/express/middleware/errors";
+import { validate } from "@api-ref/express/middleware/validate";
+import { Router } from "express4";
+import { asyncHandler } from "../middleware/async-handler.ts";
+import { jsonBody } from "../middleware/json-body.ts";
+
+export function userRoutes({ users }: DataAccess) {
+  const router = Router({ caseSensitive: true, strict: true });
+
+  router
+    .route("/users")
+    .get(
+      validate({ query: contract.ListUsersQuery }),
+      asyncHandler(async (_req, res) => {
+        res.json(await users.list(res.locals.query));
+      }),
+    )
+    .post(
+      jsonBody,
+      validate({ body: contract.CreateUserBody }),
+      asyncHandler(async (req, res) => {
+        const user = await users.create(req.body);
+        res.status(201).location(`/users/${user.id}`).json(user);
+      }),
+    )
+    .all(methodNotAllowed("/users"));
+
+  router
+    .route("/users/:id")
+    .get(
+      validate({ params: contract.IdParams }),
+      asyncHandler(async (_req, res) => {
+        res.json(await users.get(res.locals.params.id));
+      }),
+    )
+    .patch(
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateUserBody }),
+      asyncHandler(async (req, res) => {
+        res.json(await users.update(res.locals.params.id, req.body));
+      }),
+    )
+    .delete(
+      validate({ params: contract.IdParams }),
+      asyncHandler(async (_req, res) => {
+        await users.remove(res.locals.params.id);
+        res.status(204).end();
+      }),
+    )
+    .all(methodNotAllowed("/users/:id"));
+
+  return router;
+}
