@@ -1,12 +1,12 @@
 """Baseline that splits FastAPI's database figures in two: a raw ASGI application on uvicorn, no framework,
-serving the database scenarios through the FastAPI app's own data access (apps/fastapi/app/data: the same
+serving the database scenarios through the data access FastAPI uses (packages/python's api_core: the same
 asyncpg pool, SQL and DTOs), with requests read by hand as the Node baselines read them. So
     fastapi ÷ raw-asgi        = what FastAPI (routing, pydantic validation, middleware) costs,
     raw-asgi ÷ node-http-pg   = what the runtime and driver (Python, uvicorn, asyncpg) cost.
 It also keeps the contract's per-request duties: x-request-id on every response and the HTTP metrics.
 
-Run from apps/fastapi with its venv (PYTHONPATH=. so that `app` imports); PORT, HOST, DATABASE_URL, JWT_SECRET,
-DB_POOL_SIZE and WEB_CONCURRENCY from the environment, like the app.
+Run with apps/fastapi's venv, where packages/python (api_contract, api_core) is installed; it imports no app. PORT,
+HOST, DATABASE_URL, JWT_SECRET, DB_POOL_SIZE and WEB_CONCURRENCY from the environment, like the app.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from urllib.parse import parse_qs
 
 import orjson
 import uvicorn
-from app.data import auth, orders, products, users
-from app.db import Database, create_pool
-from app.errors import DATABASE_UNAVAILABLE
-from app.http import REQUEST_ID
-from app.metrics import HttpMetrics
-from app.models import CreateOrderBody, ListOrdersQuery, ListProductsQuery, LoginBody, RegisterBody
-from app.problems import ProblemError
-from app.settings import Settings
+
+from api_contract.models import CreateOrderBody, ListOrdersQuery, ListProductsQuery, LoginBody, RegisterBody
+from api_contract.problems import ProblemError
+from api_core.data import auth, orders, products, users
+from api_core.db import DATABASE_UNAVAILABLE, Database, create_pool
+from api_core.http import REQUEST_ID
+from api_core.metrics import HttpMetrics
+from api_core.settings import Settings
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 STATUSES = ("pending", "shipped", "delivered", "cancelled")

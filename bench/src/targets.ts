@@ -56,16 +56,13 @@ export const BASELINES: readonly Baseline[] = [
   {
     name: "raw-asgi",
     framework: "raw-asgi",
-    variant: "baseline: raw ASGI on uvicorn + the FastAPI app's asyncpg data access, no framework",
+    variant: "baseline: raw ASGI on uvicorn + FastAPI's asyncpg data access (packages/python), no framework",
     language: "python",
     dir: "apps/fastapi",
-    // FastAPI's own build (the contract export its problem catalogue reads); run once for both.
-    build: { command: process.execPath, args: ["scripts/export-contract.ts"] },
-    start: {
-      command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`,
-      args: [`${REPO_ROOT}bench/baselines/raw_asgi.py`],
-      env: { PYTHONPATH: "." },
-    },
+    // FastAPI's own build (the contract export api_contract's problem catalogue reads); run once for both.
+    build: { command: process.execPath, args: ["../../packages/python/scripts/export-contract.ts"] },
+    // FastAPI's venv, where packages/python is installed; no PYTHONPATH: the baseline imports no app.
+    start: { command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`, args: [`${REPO_ROOT}bench/baselines/raw_asgi.py`] },
     baselineFor: "database",
     layer: "data-access",
   },

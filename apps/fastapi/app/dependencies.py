@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from .db import Database
-from .settings import Settings
+from api_core.db import Database
+from api_core.settings import Settings
 
 
 async def database(request: Request) -> Database:

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -20,27 +19,13 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from . import contract
-from .problems import ProblemError, unavailable, validation_problem
+from api_contract import exported as contract
+from api_contract.problems import ProblemError, unavailable, validation_problem
+from api_core.db import DATABASE_UNAVAILABLE
+
 from .responses import ProblemResponse
 
 logger = logging.getLogger("app")
-
-# What an unreachable (or restarting) PostgreSQL looks like through asyncpg.
-DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
-    OSError,  # refused, reset, unreachable
-    asyncio.TimeoutError,  # connect or pool-acquire timeout
-    asyncpg.PostgresConnectionError,  # class 08
-    asyncpg.InterfaceError,  # connection closed under a query
-    asyncpg.CannotConnectNowError,  # 57P03: starting up
-    asyncpg.AdminShutdownError,  # 57P01
-    asyncpg.CrashShutdownError,  # 57P02
-    # A healthy server that could not do the work in time, as the Node apps map them (packages/core errors.ts):
-    asyncpg.InsufficientResourcesError,  # class 53: too many connections (53300), out of memory, disk full
-    asyncpg.TransactionRollbackError,  # class 40: serialization failure (40001), deadlock (40P01)
-    asyncpg.QueryCanceledError,  # 57014: statement timeout
-    asyncpg.LockNotAvailableError,  # 55P03
-)
 
 _KIND_BY_STATUS = {400: "malformedJson", 401: "unauthorized", 409: "conflict", 413: "payloadTooLarge",
                    415: "unsupportedMediaType", 422: "unprocessable", 503: "unavailable"}  # fmt: skip

@@ -14,12 +14,14 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware import Middleware
 
-from . import contract, errors
-from .db import Database, create_pool
-from .metrics import HttpMetrics
+from api_contract import exported as contract
+from api_core.db import Database, create_pool
+from api_core.metrics import HttpMetrics
+from api_core.settings import Settings
+
+from . import errors
 from .middleware import ExpressPathMatching, RecordMetrics, RequestId
 from .routers import auth, meta, orders, products, users
-from .settings import Settings
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -7,9 +7,9 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import contract
-from .http import REQUEST_ID
-from .metrics import UNMATCHED_ROUTE, HttpMetrics
+from api_contract import exported as contract
+from api_core.http import REQUEST_ID
+from api_core.metrics import UNMATCHED_ROUTE, HttpMetrics
 
 
 class RecordMetrics:

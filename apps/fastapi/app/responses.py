@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 from starlette.responses import Response
 
-from .problems import PROBLEM_CONTENT_TYPE, ProblemError
+from api_contract.problems import PROBLEM_CONTENT_TYPE, ProblemError
 
 
 def _finite(value: Any) -> Any:

@@ -19,8 +19,9 @@ import tempfile
 
 import uvicorn
 
+from api_core.settings import Settings
+
 from .limits import KEEP_ALIVE_TIMEOUT_S
-from .settings import Settings
 
 # LOG_LEVEL uses pino's names, as every implementation does; uvicorn's equivalents:
 UVICORN_LOG_LEVELS = {"fatal": "critical", "error": "error", "warn": "warning", "info": "info",

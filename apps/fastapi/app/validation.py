@@ -1,4 +1,4 @@
-"""Request validation as FastAPI dependencies, on the Pydantic models of models.py.
+"""Request validation as FastAPI dependencies, on the contract's Pydantic models (`api_contract.models`).
 
 A route declares what it validates in its signature, in the contract's order — params, headers, query, body:
 
@@ -18,60 +18,14 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import Depends, Request
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from .models import IdParams
-from .problems import FieldError, validation_problem
+from api_contract.models import IdParams
+from api_contract.validation import validate
 
 M = TypeVar("M", bound=BaseModel)
 
 JSON_BODY_KEY = "contract.json_body"
-
-
-def _is_array_index(key: str) -> bool:
-    return key.isascii() and key.isdigit() and (key == "0" or not key.startswith("0")) and int(key) < 2**32 - 1
-
-
-def _js_key_order(keys: list[tuple[str, FieldError]]) -> list[FieldError]:
-    """Unknown keys in the order JavaScript enumerates an object's keys: array indices first, ascending."""
-    indices = sorted((k for k in keys if _is_array_index(k[0])), key=lambda k: int(k[0]))
-    return [e for _, e in indices] + [e for k, e in keys if not _is_array_index(k)]
-
-
-def _message(error: Any) -> str:
-    kind = error["type"]
-    if kind == "missing":
-        return "Invalid input: expected a value, received undefined"
-    if kind in ("model_type", "dict_type"):
-        return "Invalid input: expected object"
-    if kind == "literal_error":
-        return f"Invalid option: expected one of {error['ctx']['expected']}"
-    return error["msg"]
-
-
-def field_errors(error: ValidationError, part: str) -> list[FieldError]:
-    """Pydantic's errors as the contract's `errors[]`: paths like `body.email`, one entry per failed check,
-    one per unknown key (\"is not a known field\"), in the order Zod reports them."""
-    out: list[FieldError] = []
-    unknown: list[tuple[str, FieldError]] = []
-    for e in error.errors(include_url=False):
-        path = ".".join([part, *(str(p) for p in e["loc"])])
-        if e["type"] == "extra_forbidden":
-            unknown.append((str(e["loc"][-1]), {"path": path, "message": "is not a known field"}))
-            continue
-        out.extend(_js_key_order(unknown))
-        unknown = []
-        messages = (e.get("ctx") or {}).get("messages") or [_message(e)]
-        out.extend({"path": path, "message": m} for m in messages)
-    out.extend(_js_key_order(unknown))
-    return out
-
-
-def validate(model: type[M], value: Any, part: str) -> M:
-    try:
-        return model.model_validate(value)
-    except ValidationError as error:
-        raise validation_problem(field_errors(error, part), part) from None
 
 
 def _decode_path_param(value: str) -> str:

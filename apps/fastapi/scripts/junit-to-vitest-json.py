@@ -13,12 +13,15 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
+# The directory pytest ran in, relative to the repository (apps/fastapi or packages/python): test files are named by it.
+SUITE = Path.cwd().resolve().relative_to(Path(__file__).resolve().parents[3]).as_posix()
+
 
 def convert(junit: Path) -> dict:
     try:
         root = ET.parse(junit).getroot()
     except (OSError, ET.ParseError) as error:
-        crashed = {"name": "apps/fastapi (pytest)", "status": "failed", "message": str(error), "assertionResults": []}
+        crashed = {"name": f"{SUITE} (pytest)", "status": "failed", "message": str(error), "assertionResults": []}
         return {
             "numTotalTests": 0,
             "numPassedTests": 0,
@@ -40,8 +43,8 @@ def convert(junit: Path) -> dict:
             status = "pending"
         else:
             status = "passed"
-        files[f"apps/fastapi/{module.replace('.', '/')}.py"].append(
-            {"ancestorTitles": ["fastapi (pytest)"], "title": case.get("name", ""), "status": status}
+        files[f"{SUITE}/{module.replace('.', '/')}.py"].append(
+            {"ancestorTitles": [f"{Path(SUITE).name} (pytest)"], "title": case.get("name", ""), "status": status}
         )
     counts = {
         s: sum(1 for tests in files.values() for t in tests if t["status"] == s)

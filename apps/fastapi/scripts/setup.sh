@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets apps/fastapi up on a fresh clone: a project-local virtual environment (.venv) with the pinned
-# requirements, and build/contract.json exported from packages/contract (needs Node 24 and `pnpm install`).
+# requirements and packages/python (api_contract, api_core) installed editable, and packages/python/build/contract.json
+# exported from packages/contract (needs Node 24 and `pnpm install`).
 # Idempotent and quick when nothing changed. PYTHON selects the interpreter (default: python3.11, else python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +27,15 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --disable-pip-version-check --no-input --quiet -r requirements.txt
   echo "$wanted" >"$stamp"
 fi
+# The contract and the shared data access, imported as the Node apps import packages/contract and packages/core.
+# Editable: edits to packages/python take effect at once, and its build/ export is found beside it.
+if ! .venv/bin/python -c 'import api_contract, api_core' 2>/dev/null; then
+  echo "setup: installing packages/python (editable) into .venv"
+  .venv/bin/python -m pip install --disable-pip-version-check --no-input --quiet --no-deps --editable ../../packages/python
+fi
 
 if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 24 ? 0 : 1)' 2>/dev/null; then
   echo "setup: exporting the contract needs Node 24 on PATH (found: $(node --version 2>/dev/null || echo none))" >&2
   exit 1
 fi
-node scripts/export-contract.ts
+node ../../packages/python/scripts/export-contract.ts

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app import contract
+from api_contract import exported as contract
+from api_core.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 
 SETTINGS = Settings(
     port=0,
@@ -315,7 +315,7 @@ def test_asyncpg_internal_client_errors(
 ) -> None:
     import asyncpg
 
-    from app.data import users
+    from api_core.data import users
 
     async def broken(*_args: object) -> None:
         raise asyncpg.InternalClientError(message)

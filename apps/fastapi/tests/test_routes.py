@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.test_app import JSON_TYPE, SETTINGS, USER, problem
 
 from app import main
 from app.dependencies import database
 from app.main import create_app
-from tests.test_app import JSON_TYPE, SETTINGS, USER, problem
 
 CREATED = datetime(2025, 1, 1, tzinfo=UTC)
 ROW = {"id": USER, "email": "ada@example.com", "name": "Ada", "created_at": CREATED, "updated_at": CREATED}

@@ -33,7 +33,7 @@ const PACKAGES: Array<[RegExp, Layer]> = [
   [/^(pydantic|pydantic_core)$/, "validation"],
   [/^(orjson|json)$/, "serialisation"],
   [/^(asyncpg|psycopg|psycopg_pool)$/, "pg driver"],
-  [/^app$/, "app and core"],
+  [/^(app|api_contract|api_core)$/, "app and core"],
 ];
 
 /** The package a file belongs to: the last `node_modules/<pkg>` (scoped or not) or `site-packages/<pkg>` in its path. */
@@ -61,7 +61,8 @@ export function layerOf(frame: Pick<Frame, "name" | "url">): Layer {
   if (/^node:(_http_|http$|https$|net$|stream$|internal\/(http|streams|stream_base|net|js_stream|timers))/.test(url)) {
     return "node:http";
   }
-  if (/\/(apps|packages)\/[^/]+\/(src|app)\//.test(url) || /\/bench\/baselines\//.test(url)) return "app and core";
+  if (/\/(apps|packages)\/[^/]+\/(src|app|api_contract|api_core)\//.test(url) || /\/bench\/baselines\//.test(url))
+    return "app and core";
   return "other";
 }
 

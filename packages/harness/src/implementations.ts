@@ -116,8 +116,9 @@ export const implementations: readonly Implementation[] = [
     variant: "default",
     language: "python",
     dir: "apps/fastapi",
-    // apps/fastapi/scripts/setup.sh creates the venv and runs this export too.
-    build: { command: process.execPath, args: ["scripts/export-contract.ts"] },
+    // The contract export api_contract reads (packages/python/build/); apps/fastapi/scripts/setup.sh, which creates
+    // the venv and installs packages/python into it, runs this export too.
+    build: { command: process.execPath, args: ["../../packages/python/scripts/export-contract.ts"] },
     start: { command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`, args: ["-m", "app.server"] },
   },
 ];

@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Header
 from starlette.responses import Response
 
-from ..data import auth
+from api_contract.models import LoginBody, RegisterBody
+from api_core.data import auth
+
 from ..dependencies import AppSettings, Db
-from ..models import LoginBody, RegisterBody
 from ..responses import JSONResponse
 from ..routing import ContractRoute
 from ..validation import from_body

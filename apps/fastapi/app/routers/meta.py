@@ -9,9 +9,10 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-from .. import contract
+from api_contract import exported as contract
+from api_contract.models import EchoBody
+
 from ..dependencies import Db
-from ..models import EchoBody
 from ..responses import JSONResponse, dumps
 from ..routing import ContractRoute
 from ..validation import from_body

@@ -7,15 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from ..data import orders
-from ..dependencies import Db
-from ..models import (
+from api_contract.models import (
     CreateOrderBody,
     CreateOrderHeaders,
     GetOrderQuery,
     ListOrdersQuery,
     UpdateOrderBody,
 )
+from api_core.data import orders
+
+from ..dependencies import Db
 from ..responses import JSONResponse, created
 from ..routing import ContractRoute
 from ..validation import PathId, from_body, from_headers, from_query

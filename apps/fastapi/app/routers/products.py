@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from ..data import products
+from api_contract.models import CreateProductBody, ListProductsQuery, UpdateProductBody
+from api_core.data import products
+
 from ..dependencies import Db
-from ..models import CreateProductBody, ListProductsQuery, UpdateProductBody
 from ..responses import JSONResponse, created
 from ..routing import ContractRoute
 from ..validation import PathId, from_body, from_query

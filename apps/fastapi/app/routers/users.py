@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from ..data import users
+from api_contract.models import CreateUserBody, ListUsersQuery, UpdateUserBody
+from api_core.data import users
+
 from ..dependencies import Db
-from ..models import CreateUserBody, ListUsersQuery, UpdateUserBody
 from ..responses import JSONResponse, created
 from ..routing import ContractRoute
 from ..validation import PathId, from_body, from_query

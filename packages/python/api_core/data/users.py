@@ -6,9 +6,10 @@ from typing import Any
 
 import asyncpg
 
+from api_contract.problems import ProblemError
+
 from ..db import Database
 from ..dto import USER_COLUMNS, page, to_user
-from ..problems import ProblemError
 
 
 def user_not_found(user_id: str) -> ProblemError:

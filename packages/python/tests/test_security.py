@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from app import security
-from app.problems import ProblemError
-from app.security import hash_password_sync, issue_token, verify_bearer, verify_password_sync
+from api_contract.problems import ProblemError
+from api_core import security
+from api_core.security import hash_password_sync, issue_token, verify_bearer, verify_password_sync
 
 # hashPassword("seed-password-1", salt 00 01 … 0f) in packages/db/src/password.ts
 NODE_HASH = (

@@ -1,6 +1,7 @@
 """The Pydantic models describe the same shapes as the contract's OpenAPI document (exported from packages/contract):
 for every operation, each request part's properties, types, bounds, patterns, required fields and
-`additionalProperties`, and each response's schema. A bound changed on one side only fails here."""
+`additionalProperties`, and each response's schema. A bound changed on one side only fails here; a field on one
+side only fails naming it (`Product (getProduct response): sku: in the contract, not in the model`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from app import contract, models
+from api_contract import exported as contract
+from api_contract import models
 
 DOC = contract.openapi_document()
 OPERATIONS = {
@@ -49,6 +51,30 @@ def without_defaults(schema: Any) -> Any:
     return schema
 
 
+def field_differences(ours: Any, theirs: Any, at: str = "") -> list[str]:
+    """The fields one side has and the other lacks, and required ones that are not required on both sides, by their
+    path (`data[].sku`): what a field added to the contract and forgotten here (or the reverse) looks like."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        out: list[str] = []
+        ours_props, theirs_props = ours.get("properties", {}), theirs.get("properties", {})
+        out += [f"{at}{name}: in the contract, not in the model" for name in theirs_props if name not in ours_props]
+        out += [f"{at}{name}: in the model, not in the contract" for name in ours_props if name not in theirs_props]
+        for name in ours_props.keys() & theirs_props.keys():
+            if (name in ours.get("required", [])) != (name in theirs.get("required", [])):
+                out.append(f"{at}{name}: required on one side only")
+            out += field_differences(ours_props[name], theirs_props[name], f"{at}{name}.")
+        if "items" in ours and "items" in theirs:
+            out += field_differences(ours["items"], theirs["items"], f"{at.rstrip('.')}[].")
+        return out
+    return []
+
+
+def assert_same_schema(ours: dict[str, Any], theirs: dict[str, Any], what: str) -> None:
+    differences = field_differences(ours, theirs)
+    assert not differences, f"{what}: " + "; ".join(differences)
+    assert ours == theirs
+
+
 def model_schema(model: type[BaseModel], mode: str = "validation") -> dict[str, Any]:
     return normalize(model.model_json_schema(mode=mode))
 
@@ -71,7 +97,7 @@ def test_request_body(operation_id: str) -> None:
         assert "requestBody" not in op
         return
     expected = normalize(op["requestBody"]["content"]["application/json"]["schema"])
-    assert without_defaults(model_schema(model)) == expected
+    assert_same_schema(without_defaults(model_schema(model)), expected, f"{model.__name__} ({operation_id} body)")
 
 
 @pytest.mark.parametrize("operation_id", sorted(models.REQUEST_MODELS))
@@ -124,5 +150,6 @@ def test_success_response(operation_id: str) -> None:
     _, _, op = OPERATIONS[operation_id]
     (success,) = [r for status, r in op["responses"].items() if status.startswith("2")]
     expected = normalize(success["content"]["application/json"]["schema"])
-    ours = model_schema(models.RESPONSE_MODELS[operation_id], mode="serialization")
-    assert without_defaults(ours) == expected
+    model = models.RESPONSE_MODELS[operation_id]
+    ours = model_schema(model, mode="serialization")
+    assert_same_schema(without_defaults(ours), expected, f"{model.__name__} ({operation_id} response)")

@@ -1,13 +1,13 @@
-// Writes what the Python app needs from the Node contract, so that FastAPI serves the contract's own OpenAPI
-// document and problem catalogue instead of re-declaring them (run by scripts/setup.sh and as the registry's
-// build step):
+// Writes what Python needs from the Node contract, so that api_contract (and through it FastAPI and the raw-asgi
+// baseline) serves the contract's own OpenAPI document and problem catalogue instead of re-declaring them (run by
+// apps/fastapi/scripts/setup.sh, by the tests' conftest.py and as the registry's build step of fastapi):
 //   build/contract.json            the OpenAPI document, the problems, each path's methods, and
 //                                  each operation's path and query parameters as strings on the wire (the
 //                                  document describes them by meaning: an integer, a boolean, an array)
 //   build/docs.html                the /docs page (4 MB: kept out of contract.json, which the app reads at start)
 //   build/validation-vectors.json  tests/validation-corpus.json run through the Zod schemas (what pytest checks
 //                                  the Pydantic models against)
-// Usage: node scripts/export-contract.ts [--out DIR]
+// Usage: node packages/python/scripts/export-contract.ts [--out DIR]   (default: packages/python/build)
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,12 +21,12 @@ import {
   type RequestPart,
   routes,
   wireSchema,
-} from "../../../packages/contract/src/index.ts";
-import * as schemas from "../../../packages/contract/src/schemas.ts";
+} from "../../contract/src/index.ts";
+import * as schemas from "../../contract/src/schemas.ts";
 
-const appDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { out: { type: "string" } } });
-const outDir = resolve(values.out ?? join(appDir, "build"));
+const outDir = resolve(values.out ?? join(packageDir, "build"));
 mkdirSync(outDir, { recursive: true });
 
 /** Whole or not at all: a running app or test may be reading the previous version. */
@@ -54,7 +54,7 @@ const contract = {
 writeJson("contract.json", contract);
 writeWhole("docs.html", docsHtml());
 
-/** The part of a Zod schema this script uses (zod itself is not a dependency of apps/fastapi). */
+/** The part of a Zod schema this script uses (zod itself is not a dependency of this package). */
 interface Schema {
   safeParse(
     value: unknown,
@@ -67,7 +67,7 @@ interface Case {
   /** Absent when the case is "no value at all" (a request without a body). */
   input?: unknown;
 }
-const corpus = JSON.parse(readFileSync(join(appDir, "tests", "validation-corpus.json"), "utf8")) as Case[];
+const corpus = JSON.parse(readFileSync(join(packageDir, "tests", "validation-corpus.json"), "utf8")) as Case[];
 const vectors = corpus.map((c) => {
   const schema = (schemas as Record<string, unknown>)[c.schema] as Schema | undefined;
   if (!schema?.safeParse) throw new Error(`validation-corpus.json: no schema named ${c.schema}`);

@@ -3,8 +3,8 @@ and retried through this one (or the other way round) is recognised as the same 
 
 from __future__ import annotations
 
-from app.data.orders import request_hash
-from app.models import CreateOrderBody
+from api_contract.models import CreateOrderBody
+from api_core.data.orders import request_hash
 
 # requestHash({userId: "…00A", productId: "…104", quantity: 3}) in packages/core/src/orders.ts: the SHA-256 of
 # {"userId":"00000000-0000-4000-8000-00000000000a","productId":"00000000-0000-4000-8000-000000000104","quantity":3}

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from app import models
-from app.contract_types import well_formed
-from app.http import js_int, js_number
-from app.problems import ProblemError
-from app.validation import validate
+from api_contract import models
+from api_contract.problems import ProblemError
+from api_contract.types import well_formed
+from api_contract.validation import validate
+from api_core.http import js_int, js_number
 
 VECTORS = Path(__file__).resolve().parent.parent / "build" / "validation-vectors.json"
 NO_VALUE = object()

@@ -1,4 +1,5 @@
-"""What the app takes from the Node contract as data: build/contract.json, written by scripts/export-contract.ts.
+"""What Python takes from the Node contract as data: build/contract.json, written by scripts/export-contract.ts
+(packages/python/build/, beside this package: it is installed editable).
 
 The OpenAPI document, the docs page (build/docs.html), the problem catalogue (type, title, status per kind) and
 the methods of every path come from packages/contract, so none of them can drift from what the Node apps serve.
@@ -13,8 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-APP_DIR = Path(__file__).resolve().parent.parent
-CONTRACT_FILE = Path(os.environ.get("CONTRACT_FILE", APP_DIR / "build" / "contract.json"))
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+CONTRACT_FILE = Path(os.environ.get("CONTRACT_FILE", PACKAGE_DIR / "build" / "contract.json"))
 DOCS_FILE = CONTRACT_FILE.with_name("docs.html")
 
 
@@ -24,8 +25,8 @@ def load() -> dict[str, Any]:
         return json.loads(CONTRACT_FILE.read_text("utf-8"))
     except FileNotFoundError:
         raise RuntimeError(
-            f"{CONTRACT_FILE} is missing: run `node scripts/export-contract.ts` in apps/fastapi "
-            "(scripts/setup.sh does it) to export the contract from packages/contract"
+            f"{CONTRACT_FILE} is missing: run `node packages/python/scripts/export-contract.ts` "
+            "(apps/fastapi/scripts/setup.sh does it) to export the contract from packages/contract"
         ) from None
 
 
@@ -44,8 +45,8 @@ def docs_html() -> str:
         return DOCS_FILE.read_text("utf-8")
     except FileNotFoundError:
         raise RuntimeError(
-            f"{DOCS_FILE} is missing: run `node scripts/export-contract.ts` in apps/fastapi "
-            "(scripts/setup.sh does it) to export the contract from packages/contract"
+            f"{DOCS_FILE} is missing: run `node packages/python/scripts/export-contract.ts` "
+            "(apps/fastapi/scripts/setup.sh does it) to export the contract from packages/contract"
         ) from None
 
 

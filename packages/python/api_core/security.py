@@ -23,8 +23,8 @@ from typing import Any
 import jwt
 from jwt.warnings import InsecureKeyLengthWarning
 
-from .contract_types import JS_WHITESPACE
-from .problems import ProblemError
+from api_contract.problems import ProblemError
+from api_contract.types import JS_WHITESPACE
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 16384, 8, 1
 KEY_LENGTH, SALT_LENGTH = 64, 16

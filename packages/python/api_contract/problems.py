@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from . import contract
+from . import exported as contract
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract_types import GUID_PATTERN, js_regex
+from api_contract.models import LoginBody, RegisterBody
+from api_contract.problems import ProblemError
+from api_contract.types import GUID_PATTERN, js_regex
+
 from ..db import Database
 from ..dto import USER_COLUMNS, to_user
-from ..models import LoginBody, RegisterBody
-from ..problems import ProblemError
 from ..security import TOKEN_TTL_SECONDS, hash_password, issue_token, verify_bearer, verify_password
 from .users import create_user
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.http import parse_json_body
-from app.problems import ProblemError
+from api_contract.problems import ProblemError
+from api_core.http import parse_json_body
 
 
 def test_one_byte_order_mark_is_ignored() -> None:

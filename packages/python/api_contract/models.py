@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from .contract_types import (
+from .types import (
     EMAIL_PATTERN,
     GUID_PATTERN,
     INCLUDE_PATTERN,

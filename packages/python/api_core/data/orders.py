@@ -14,10 +14,11 @@ from typing import Any
 
 import asyncpg
 
+from api_contract.models import ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQuery
+from api_contract.problems import ProblemError
+
 from ..db import Database
 from ..dto import ORDER_COLUMNS, page, to_order
-from ..models import ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQuery
-from ..problems import ProblemError
 
 _USER_JOIN = "JOIN users u ON u.id = o.user_id"
 _PRODUCT_JOIN = "JOIN products p ON p.id = o.product_id"

@@ -13,6 +13,22 @@ from typing import Any
 import asyncpg
 import orjson
 
+# What an unreachable (or restarting) PostgreSQL looks like through asyncpg.
+DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    OSError,  # refused, reset, unreachable
+    asyncio.TimeoutError,  # connect or pool-acquire timeout
+    asyncpg.PostgresConnectionError,  # class 08
+    asyncpg.InterfaceError,  # connection closed under a query
+    asyncpg.CannotConnectNowError,  # 57P03: starting up
+    asyncpg.AdminShutdownError,  # 57P01
+    asyncpg.CrashShutdownError,  # 57P02
+    # A healthy server that could not do the work in time, as the Node apps map them (packages/core errors.ts):
+    asyncpg.InsufficientResourcesError,  # class 53: too many connections (53300), out of memory, disk full
+    asyncpg.TransactionRollbackError,  # class 40: serialization failure (40001), deadlock (40P01)
+    asyncpg.QueryCanceledError,  # 57014: statement timeout
+    asyncpg.LockNotAvailableError,  # 55P03
+)
+
 # A new connection that takes longer than this means PostgreSQL is unreachable: 503 (the Node apps' pg pool
 # uses the same bound).
 CONNECT_TIMEOUT_SECONDS = 2.0
