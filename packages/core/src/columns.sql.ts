@@ -1,15 +1,50 @@
 // The column lists of the raw-SQL path (DATA_ACCESS=sql), aliased to the client's field names so that its rows go
-// through the same mapping as the client's (dto.ts): one place decides how a row becomes JSON.
-import { Prisma } from "@api-ref/db";
+// through the same mapping as the client's (dto.ts): one place decides how a row becomes JSON. Each list is written
+// as field → column against the Prisma model's row type, so that a column the model gains and a list forgets (or
+// the reverse) fails `pnpm typecheck` here, not a request at run time.
+import { type Order, Prisma, type Product } from "@api-ref/db";
+import type { UserRow } from "./dto.ts";
 
-export const USER_COLUMNS = Prisma.raw(`id, email, name, created_at AS "createdAt", updated_at AS "updatedAt"`);
-export const PRODUCT_COLUMNS = Prisma.raw(
-  `id, name, description, price_cents AS "priceCents", stock, created_at AS "createdAt", updated_at AS "updatedAt"`,
-);
-export const ORDER_COLUMNS = Prisma.raw(
-  `id, user_id AS "userId", product_id AS "productId", quantity, unit_price_cents AS "unitPriceCents", ` +
-    `total_cents AS "totalCents", status::text AS status, created_at AS "createdAt", updated_at AS "updatedAt"`,
-);
+/** Every field of a row, each with the SQL that reads it (a column, or an expression). */
+type ColumnsOf<Row> = { [Field in keyof Row]-?: string };
+
+/** `column AS "field"` for each entry (just `field` where the two are the same), as one SQL fragment. */
+const selectList = (columns: Record<string, string>) =>
+  Prisma.raw(
+    Object.entries(columns)
+      .map(([field, column]) => (field === column ? field : `${column} AS "${field}"`))
+      .join(", "),
+  );
+
+export const USER_COLUMNS = selectList({
+  id: "id",
+  email: "email",
+  name: "name",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+} satisfies ColumnsOf<UserRow>);
+
+export const PRODUCT_COLUMNS = selectList({
+  id: "id",
+  name: "name",
+  description: "description",
+  priceCents: "price_cents",
+  stock: "stock",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+} satisfies ColumnsOf<Product>);
+
+export const ORDER_COLUMNS = selectList({
+  id: "id",
+  userId: "user_id",
+  productId: "product_id",
+  quantity: "quantity",
+  unitPriceCents: "unit_price_cents",
+  totalCents: "total_cents",
+  status: "status::text",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+} satisfies ColumnsOf<Order>);
 
 /** `WHERE a AND b …`, or nothing. */
 export const whereAll = (conditions: Prisma.Sql[]) =>
