@@ -2,8 +2,8 @@
 // (validation, content-type parsing, body limit, bad URLs), an unreachable database (503) and bugs (500, logged,
 // no details). Fastify's own error bodies never reach a client.
 import {
-  allowHeader,
   type FieldError,
+  methodNotAllowedProblem,
   methodsByPath,
   PROBLEM_CONTENT_TYPE,
   ProblemError,
@@ -97,9 +97,6 @@ export function problemHandler(error: FastifyError, request: FastifyRequest, rep
 
 // ---- 404 and 405 ----------------------------------------------------------------------------------------------
 
-const methodNotAllowed = (method: string, path: string) =>
-  problem("methodNotAllowed", `${method} is not supported on ${path}.`, { headers: { allow: allowHeader(path) } });
-
 /**
  * `refuseOtherMethods(fastify, "/users")` at the end of a route plugin: every other method Fastify routes gets the
  * contract's 405 with `allow`. It answers in `onRequest`, before Fastify would read (and judge) a body: the
@@ -108,7 +105,7 @@ const methodNotAllowed = (method: string, path: string) =>
 export function refuseOtherMethods(fastify: FastifyInstance, path: string) {
   const served = methodsByPath.get(path) ?? [];
   const refuse: onRequestHookHandler = async (request) => {
-    throw methodNotAllowed(request.method, path);
+    throw methodNotAllowedProblem(request.method, path);
   };
   fastify.route({
     method: fastify.supportedMethods.filter((m) => !served.includes(m)),

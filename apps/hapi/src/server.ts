@@ -8,9 +8,11 @@ import { buildServer } from "./app.ts";
 const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
 const dataAccess = createDataAccess(config);
+// The framework's name, for the metrics' label, /health and the "listening" line.
+const metrics = createHttpMetrics("hapi");
 const server = await buildServer({
   dataAccess,
-  metrics: createHttpMetrics("hapi"),
+  metrics,
   logger,
   port: config.port,
   host: config.host,
@@ -22,7 +24,7 @@ try {
   logger.fatal({ err: error }, "could not start");
   process.exit(1);
 }
-logger.info(`hapi listening on ${server.info.uri}`);
+logger.info(`${metrics.framework} listening on ${server.info.uri}`);
 
 let shuttingDown = false;
 async function shutdown(signal: NodeJS.Signals) {

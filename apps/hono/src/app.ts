@@ -14,6 +14,9 @@ import { orderRoutes } from "./routes/orders.ts";
 import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
+/** The framework's name, given by each server entry (Node, Bun, Deno) to the metrics' label, /health and its logs. */
+export const FRAMEWORK = "hono";
+
 export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;

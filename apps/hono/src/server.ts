@@ -3,9 +3,8 @@
 // requests finish, close the database pool, exit 0).
 import { httpServerOptions } from "@api-ref/core";
 import { serveNodeApp } from "@api-ref/core/serve";
-import { buildApp } from "./app.ts";
+import { buildApp, FRAMEWORK } from "./app.ts";
 import { createNodeServer } from "./paths.ts";
-import { FRAMEWORK } from "./routes/meta.ts";
 
 // A plain node:http server around Hono's `fetch` (`serve()`, written out: see `createNodeServer`), given the
 // contract's limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).

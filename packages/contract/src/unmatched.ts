@@ -29,6 +29,12 @@ export const isContractPath = (url: string | undefined) => {
   return templates.some(({ pattern }) => pattern.test(path));
 };
 
+/** The contract's 405 for a method a path template does not serve, with that path's `allow`. */
+export const methodNotAllowedProblem = (method: string | undefined, template: string): ProblemError =>
+  problem("methodNotAllowed", `${method} is not supported on ${template}.`, {
+    headers: { allow: allowHeader(template) },
+  });
+
 export interface Unmatched {
   problem: ProblemError;
   /** The template of a path the contract serves with other methods (the `route` label of its metrics). */
@@ -40,12 +46,7 @@ export function unmatched(method: string | undefined, url: string | undefined): 
   const path = pathOf(url);
   const known = templates.find(({ pattern }) => pattern.test(path));
   if (!known) return { problem: problem("notFound", `Nothing lives at ${path}.`) };
-  return {
-    template: known.template,
-    problem: problem("methodNotAllowed", `${method} is not supported on ${known.template}.`, {
-      headers: { allow: allowHeader(known.template) },
-    }),
-  };
+  return { template: known.template, problem: methodNotAllowedProblem(method, known.template) };
 }
 
 /**

@@ -3,7 +3,10 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client
 /** The route label of requests that matched no route (never the raw path: that would explode cardinality). */
 export const UNMATCHED_ROUTE = "unmatched";
 
-/** `http_requests_total` and `http_request_duration_seconds` by method, route template and status. */
+/**
+ * `http_requests_total` and `http_request_duration_seconds` by method, route template and status, every series
+ * labelled with the server's `framework`, which /health reports too.
+ */
 export function createHttpMetrics(framework: string) {
   const registry = new Registry();
   registry.setDefaultLabels({ framework });
@@ -23,6 +26,8 @@ export function createHttpMetrics(framework: string) {
     registers: [registry],
   });
   return {
+    /** The server's name: the `framework` label of every series and the `framework` of /health. */
+    framework,
     contentType: registry.contentType,
     /** Records one finished request. */
     observe(method: string, route: string, status: number, seconds: number) {

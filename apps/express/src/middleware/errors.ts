@@ -1,4 +1,4 @@
-import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
+import { methodNotAllowedProblem, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
 import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
@@ -11,11 +11,7 @@ function sendProblem(res: Response, error: ProblemError) {
 export const methodNotAllowed =
   (path: string): RequestHandler =>
   (req, _res, next) =>
-    next(
-      problem("methodNotAllowed", `${req.method} is not supported on ${path}.`, {
-        headers: { allow: allowHeader(path) },
-      }),
-    );
+    next(methodNotAllowedProblem(req.method, path));
 
 export const notFound: RequestHandler = (req, _res, next) => next(problem("notFound", `Nothing lives at ${req.path}.`));
 

@@ -11,7 +11,11 @@ export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }
   register(server, { dataAccess, metrics }) {
     server.route([
       { method: "GET", path: "/", handler: (_request, h) => h.response("Hello World!").type("text/plain") },
-      { method: "GET", path: "/health", handler: () => ({ status: "ok", timestamp: Date.now(), framework: "hapi" }) },
+      {
+        method: "GET",
+        path: "/health",
+        handler: () => ({ status: "ok", timestamp: Date.now(), framework: metrics.framework }),
+      },
       {
         method: "GET",
         path: "/ready",

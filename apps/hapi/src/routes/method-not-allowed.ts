@@ -1,4 +1,4 @@
-import { allowHeader, problem } from "@api-ref/contract";
+import { methodNotAllowedProblem } from "@api-ref/contract";
 import type { ServerRoute } from "@hapi/hapi";
 import { routeTemplate } from "../route-template.ts";
 
@@ -10,9 +10,6 @@ export const methodNotAllowed = (path: string): ServerRoute => ({
   method: "*",
   path,
   handler(request) {
-    const template = routeTemplate(request.route.path);
-    throw problem("methodNotAllowed", `${request.method.toUpperCase()} is not supported on ${template}.`, {
-      headers: { allow: allowHeader(template) },
-    });
+    throw methodNotAllowedProblem(request.method.toUpperCase(), routeTemplate(request.route.path));
   },
 });

@@ -6,13 +6,11 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body } from "../middleware/validate.ts";
 
-export const FRAMEWORK = "hono";
-
 /** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
 export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
   new Hono<AppEnv>()
     .get("/", (c) => c.text("Hello World!"))
-    .get("/health", (c) => c.json({ status: "ok" as const, timestamp: Date.now(), framework: FRAMEWORK }))
+    .get("/health", (c) => c.json({ status: "ok" as const, timestamp: Date.now(), framework: metrics.framework }))
     .get("/ready", async (c) => {
       await dataAccess.ping();
       return c.json({ status: "ok" as const });

@@ -1,4 +1,4 @@
-import { allowHeader, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
+import { methodNotAllowedProblem, PROBLEM_CONTENT_TYPE, ProblemError, problem } from "@api-ref/contract";
 import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
@@ -7,9 +7,7 @@ import type { Logger } from "pino";
 export const methodNotAllowed =
   (path: string): Middleware =>
   (ctx) => {
-    throw problem("methodNotAllowed", `${ctx.method} is not supported on ${path}.`, {
-      headers: { allow: allowHeader(path) },
-    });
+    throw methodNotAllowedProblem(ctx.method, path);
   };
 
 /**

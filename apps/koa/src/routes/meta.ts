@@ -17,7 +17,7 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
 
   router
     .get("/health", (ctx) => {
-      ctx.body = { status: "ok", timestamp: Date.now(), framework: "koa" };
+      ctx.body = { status: "ok", timestamp: Date.now(), framework: metrics.framework };
     })
     .all("/health", methodNotAllowed("/health"));
 
