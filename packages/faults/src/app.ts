@@ -103,27 +103,21 @@ export async function startApp(
 }
 
 /**
- * Runs each distinct build command of `impls` once (NestJS compiles; FastAPI exports the contract), the
- * production build the bench and the contract suite run too. Returns the failures by implementation name.
+ * Builds `impls` that compile (NestJS compiles; FastAPI exports the contract), the production build the bench and
+ * the contract suite run too; the launcher runs each distinct build once per process, so variants of one app
+ * share theirs. Returns the failures by implementation name.
  */
 export async function buildImplementations(
   impls: readonly Implementation[],
   log: (line: string) => void,
 ): Promise<Record<string, string>> {
   const failures: Record<string, string> = {};
-  const done = new Map<string, string | null>();
   for (const impl of impls) {
     if (!impl.build) continue;
-    const key = JSON.stringify([impl.dir, impl.build]);
-    if (!done.has(key)) {
-      const built = await build(impl);
-      done.set(key, built.ok ? null : (built.error ?? `building ${impl.name} failed`));
-      log(
-        `faults: built ${impl.dir} (${impl.build.command} ${impl.build.args.join(" ")}) in ${Math.round(built.ms)} ms`,
-      );
-    }
-    const error = done.get(key);
-    if (error) failures[impl.name] = error;
+    const built = await build(impl);
+    const step = `${impl.build.command} ${impl.build.args.join(" ")}`;
+    log(`faults: ${impl.name}'s build (${step} in ${impl.dir}) took ${Math.round(built.ms)} ms`);
+    if (!built.ok) failures[impl.name] = built.error ?? `building ${impl.name} failed`;
   }
   return failures;
 }

@@ -56,12 +56,85 @@ interface Sent {
   outcome: Outcome;
 }
 
+interface Probe {
+  path: "/health" | "/ready";
+  outcome: Outcome;
+}
+
+/** Rows the load draws from: users, products with stock to spare, orders; the recovery rounds' own product. */
+interface Targets {
+  users: string[];
+  products: string[];
+  orders: string[];
+  roundProduct: string;
+}
+
+/** When the outage happened (performance.now()): stop asked, database down, start asked, database up. */
+interface Timeline {
+  stopRequestedAt: number;
+  downAt: number;
+  startRequestedAt: number;
+  upAt: number;
+}
+
 export async function runOutage(
   app: FaultApp,
   options: OutageOptions,
 ): Promise<{ figures: OutageFigures; violations: string[] }> {
   const violations: string[] = [];
-  const db = app.databaseUrl;
+  const timeoutMs = options.answerBoundMs * 3;
+  const targets = await pickTargets(app.databaseUrl);
+  const load = startLoad(app, options, targets, timeoutMs);
+  await sleep(options.upMs);
+  const timeline = await stopAndStartPostgres(options);
+  const recovery = await awaitRecovery(app, targets.roundProduct, timeline.upAt, options, timeoutMs);
+  violations.push(...recovery.violations);
+  await sleep(options.afterMs);
+  const { sent, probes } = await load.stop();
+  const processExited = !app.alive();
+  if (processExited) {
+    const { code, signal } = await app.exited;
+    violations.push(`the process exited during the outage (exit code ${code}, signal ${signal})`);
+  }
+
+  const answers = judgeAnswers(sent, timeline, recovery.recoveredAt, options);
+  if (answers.whileDown.length === 0)
+    violations.push("no request was sent while the database was down: the check proves nothing");
+  const probing = judgeProbes(probes, timeline, recovery.recoveredAt);
+  const wrong = [...answers.wrong, ...probing.wrong];
+  if (wrong.length > 0) violations.push(`${wrong.length} wrong answer(s):\n  ${wrong.slice(0, 8).join("\n  ")}`);
+  const data = await checkData(app.databaseUrl, sent, targets.roundProduct);
+  violations.push(...data.violations);
+
+  const answerTimes = answers.whileDown.map((s) => durationMs(s.outcome));
+  return {
+    violations,
+    figures: {
+      fault: "db-outage",
+      downMs: Math.round(timeline.startRequestedAt - timeline.downAt),
+      whileDown: answers.whileDown.length,
+      answered503: answers.whileDown.filter((s) => isUnavailableProblem(s.outcome)).length,
+      wrongAnswers: wrong.length,
+      maxAnswerMs: Math.round(Math.max(0, ...answerTimes)),
+      medianAnswerMs: Math.round(median(answerTimes)),
+      answerBoundMs: options.answerBoundMs,
+      healthProbes: probes.filter((p) => p.path === "/health").length,
+      healthFailures: probing.healthFailures,
+      readyProbes: probing.readyWhileDown,
+      readyNot503: probing.readyNot503,
+      recoveryMs: recovery.recoveryMs === null ? null : Math.round(recovery.recoveryMs),
+      recoveryBoundMs: options.recoveryBoundMs,
+      failuresAfterRecovery: answers.failuresAfterRecovery,
+      ordersAcknowledged: data.acknowledged.size,
+      ordersCreated: data.created.size,
+      ordersUnacknowledged: [...data.created].filter((id) => !data.acknowledged.has(id)).length,
+      stockMismatches: data.stockMismatches,
+      processExited,
+    },
+  };
+}
+
+async function pickTargets(db: string): Promise<Targets> {
   const users = (await sql<{ id: string }>(db, "SELECT id FROM users ORDER BY id LIMIT 50")).map((r) => r.id);
   // Orders go to products with stock to spare; the round orders from its own fixture product.
   const roundProduct = fixtureProducts.unordered.id;
@@ -71,10 +144,14 @@ export async function runOutage(
     ])
   ).map((r) => r.id);
   const orders = (await sql<{ id: string }>(db, "SELECT id FROM orders ORDER BY id LIMIT 50")).map((r) => r.id);
-  const pick = <T>(items: T[], n: number) => items[n % items.length] as T;
+  return { users, products, orders, roundProduct };
+}
 
+/** The load's requests in turn: one order for every three reads (an order by id, a page of products, a user). */
+function exchangesOver({ users, products, orders }: Targets): () => Omit<Sent, "outcome"> {
+  const pick = <T>(items: T[], n: number) => items[n % items.length] as T;
   let n = 0;
-  const nextExchange = (): Omit<Sent, "outcome"> => {
+  return () => {
     n++;
     switch (n % 4) {
       case 0:
@@ -104,13 +181,21 @@ export async function runOutage(
         return { kind: "read", ok: [200], exchange: { method: "GET", path: `/users/${pick(users, n)}` } };
     }
   };
+}
 
-  const timeoutMs = options.answerBoundMs * 3;
+/**
+ * `options.connections` workers sending the load, and a prober asking /health and /ready every 100 ms, until
+ * `stop()`, which resolves with everything sent and probed.
+ */
+function startLoad(app: FaultApp, options: OutageOptions, targets: Targets, timeoutMs: number) {
+  const nextExchange = exchangesOver(targets);
   const agent = keepAliveAgent(options.connections);
+  const probeAgent = keepAliveAgent(1);
   const sent: Sent[] = [];
-  let stopLoad = false;
+  const probes: Probe[] = [];
+  let stopping = false;
   const worker = async () => {
-    while (!stopLoad) {
+    while (!stopping) {
       const next = nextExchange();
       const outcome = await send(app.url, next.exchange, { agent, timeoutMs });
       sent.push({ ...next, outcome });
@@ -118,67 +203,81 @@ export async function runOutage(
       if (outcome.status === 503) await sleep(20);
     }
   };
-  const probes: Array<{ path: "/health" | "/ready"; outcome: Outcome }> = [];
-  const probeAgent = keepAliveAgent(1);
   const prober = async () => {
-    while (!stopLoad) {
+    while (!stopping) {
       for (const path of ["/health", "/ready"] as const) {
         probes.push({ path, outcome: await send(app.url, { method: "GET", path }, { agent: probeAgent, timeoutMs }) });
       }
       await sleep(100);
     }
   };
+  const running = [...Array.from({ length: options.connections }, worker), prober()];
+  return {
+    async stop() {
+      stopping = true;
+      await Promise.all(running);
+      agent.destroy();
+      probeAgent.destroy();
+      return { sent, probes };
+    },
+  };
+}
+
+/** The outage itself: PostgreSQL stopped, `downMs` waited, started again. */
+async function stopAndStartPostgres(options: OutageOptions): Promise<Timeline> {
   const control = async (action: "stop" | "start") => {
     const outcome = await send(options.controlUrl, { method: "POST", path: `/${action}` }, { timeoutMs: 60_000 });
     if (outcome.status !== 200) throw new Error(`could not ${action} PostgreSQL: ${outcome.error ?? outcome.text}`);
   };
-
-  const running = [...Array.from({ length: options.connections }, worker), prober()];
-  await sleep(options.upMs);
-
-  // The outage.
   const stopRequestedAt = performance.now();
   await control("stop");
   const downAt = performance.now();
   await sleep(options.downMs);
   const startRequestedAt = performance.now();
   await control("start");
-  const upAt = performance.now();
+  return { stopRequestedAt, downAt, startRequestedAt, upAt: performance.now() };
+}
 
-  // Recovery: rounds over every route until one passes completely.
-  let recoveredAt: number | null = null;
-  const deletedOrders: string[] = [];
+/** Rounds over every route until one passes completely: when that was, and whether it was within the bound. */
+async function awaitRecovery(
+  app: FaultApp,
+  roundProduct: string,
+  upAt: number,
+  options: OutageOptions,
+  timeoutMs: number,
+): Promise<{ recoveredAt: number | null; recoveryMs: number | null; violations: string[] }> {
+  const giveUpMs = options.recoveryBoundMs + 10_000;
   let lastRoundFailures: string[] = [];
-  while (performance.now() - upAt < options.recoveryBoundMs + 10_000) {
+  while (performance.now() - upAt < giveUpMs) {
     const round = await runRound(app.url, roundProduct, { timeoutMs });
-    deletedOrders.push(...round.deletedOrders);
     if (round.passed) {
-      recoveredAt = round.endedAt;
-      break;
+      const recoveryMs = round.endedAt - upAt;
+      const late = `every route worked again only ${Math.round(recoveryMs)} ms after the database returned`;
+      return {
+        recoveredAt: round.endedAt,
+        recoveryMs,
+        violations: recoveryMs > options.recoveryBoundMs ? [late] : [],
+      };
     }
     lastRoundFailures = round.failures;
     await sleep(50);
   }
-  const recoveryMs = recoveredAt === null ? null : recoveredAt - upAt;
-  if (recoveryMs === null)
-    violations.push(
-      `routes still failing ${Math.round((options.recoveryBoundMs + 10_000) / 1000)} s after the database returned:\n  ${lastRoundFailures.slice(0, 5).join("\n  ")}`,
-    );
-  else if (recoveryMs > options.recoveryBoundMs)
-    violations.push(`every route worked again only ${Math.round(recoveryMs)} ms after the database returned`);
+  return {
+    recoveredAt: null,
+    recoveryMs: null,
+    violations: [
+      `routes still failing ${Math.round(giveUpMs / 1000)} s after the database returned:\n  ${lastRoundFailures.slice(0, 5).join("\n  ")}`,
+    ],
+  };
+}
 
-  await sleep(options.afterMs);
-  stopLoad = true;
-  await Promise.all(running);
-  agent.destroy();
-  probeAgent.destroy();
-  const processExited = !app.alive();
-  if (processExited) {
-    const { code, signal } = await app.exited;
-    violations.push(`the process exited during the outage (exit code ${code}, signal ${signal})`);
-  }
-
-  // The load's answers, by when each request was sent.
+/**
+ * The load's answers, by when each request was sent: successes before the outage and after the recovery, 503
+ * problems (or a success that waited into the database's return) while it was down, one or the other in the
+ * transitions, and every answer while it was down within the bound.
+ */
+function judgeAnswers(sent: Sent[], timeline: Timeline, recoveredAt: number | null, options: OutageOptions) {
+  const { stopRequestedAt, downAt, startRequestedAt, upAt } = timeline;
   const wrong: string[] = [];
   const whileDown: Sent[] = [];
   let failuresAfterRecovery = 0;
@@ -206,10 +305,12 @@ export async function runOutage(
       wrong.push(`in a transition: ${line()}`);
     }
   }
-  const answered503 = whileDown.filter((s) => isUnavailableProblem(s.outcome)).length;
-  if (whileDown.length === 0)
-    violations.push("no request was sent while the database was down: the check proves nothing");
+  return { wrong, whileDown, failuresAfterRecovery };
+}
 
+/** The probes: /health always 200, /ready a 503 problem while the database was down and 200 after the recovery. */
+function judgeProbes(probes: Probe[], { downAt, startRequestedAt }: Timeline, recoveredAt: number | null) {
+  const wrong: string[] = [];
   let healthFailures = 0;
   let readyNot503 = 0;
   let readyWhileDown = 0;
@@ -229,9 +330,12 @@ export async function runOutage(
       wrong.push(`/ready after recovery: ${describeOutcome({ method: "GET", path }, o)}`);
     }
   }
-  if (wrong.length > 0) violations.push(`${wrong.length} wrong answer(s):\n  ${wrong.slice(0, 8).join("\n  ")}`);
+  return { wrong, healthFailures, readyNot503, readyWhileDown };
+}
 
-  // The data: every acknowledged order exists, and the stock ledger balances exactly.
+/** The data: every acknowledged order exists, the stock ledger balances exactly, and new orders' totals are right. */
+async function checkData(db: string, sent: Sent[], roundProduct: string) {
+  const violations: string[] = [];
   const acknowledged = new Set(
     sent
       .filter((s) => s.kind === "order" && s.outcome.status === 201)
@@ -261,31 +365,5 @@ export async function runOutage(
        AND (o.unit_price_cents <> b.price_cents OR o.total_cents <> o.unit_price_cents::bigint * o.quantity)`,
   );
   if (badTotals.length > 0) violations.push(`${badTotals.length} new order(s) with a wrong price or total`);
-
-  const answerTimes = whileDown.map((s) => durationMs(s.outcome));
-  return {
-    violations,
-    figures: {
-      fault: "db-outage",
-      downMs: Math.round(startRequestedAt - downAt),
-      whileDown: whileDown.length,
-      answered503,
-      wrongAnswers: wrong.length,
-      maxAnswerMs: Math.round(Math.max(0, ...answerTimes)),
-      medianAnswerMs: Math.round(median(answerTimes)),
-      answerBoundMs: options.answerBoundMs,
-      healthProbes: probes.filter((p) => p.path === "/health").length,
-      healthFailures,
-      readyProbes: readyWhileDown,
-      readyNot503,
-      recoveryMs: recoveryMs === null ? null : Math.round(recoveryMs),
-      recoveryBoundMs: options.recoveryBoundMs,
-      failuresAfterRecovery,
-      ordersAcknowledged: acknowledged.size,
-      ordersCreated: created.size,
-      ordersUnacknowledged: [...created].filter((id) => !acknowledged.has(id)).length,
-      stockMismatches: ledger.length,
-      processExited,
-    },
-  };
+  return { acknowledged, created, stockMismatches: ledger.length, violations };
 }

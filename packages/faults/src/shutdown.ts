@@ -39,53 +39,95 @@ interface Sent {
   idempotencyKey?: string;
 }
 
-async function lockWaiters(adminUrl: string, database: string) {
-  const rows = await sql<{ n: string }>(
-    adminUrl,
-    "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
-    [database],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
 export async function runShutdown(
   app: FaultApp,
   options: ShutdownOptions,
 ): Promise<{ figures: ShutdownFigures; violations: string[] }> {
   const violations: string[] = [];
-  const products = (
-    await sql<{ id: string }>(app.databaseUrl, "SELECT id FROM products WHERE stock >= 500 ORDER BY id LIMIT 40")
-  ).map((r) => r.id);
-  const users = (await sql<{ id: string }>(app.databaseUrl, "SELECT id FROM users ORDER BY id LIMIT 40")).map(
-    (r) => r.id,
-  );
-  const abandoned = async () =>
-    Number(
-      (
-        await sql<{ n: string }>(
-          options.adminUrl,
-          "SELECT sessions_abandoned AS n FROM pg_stat_database WHERE datname = $1",
-          [app.databaseName],
-        )
-      )[0]?.n ?? 0,
-    );
-  const backends = async () =>
-    Number(
-      (
-        await sql<{ n: string }>(options.adminUrl, "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [
-          app.databaseName,
-        ])
-      )[0]?.n ?? 0,
-    );
+  const sessions = sessionsOf(options.adminUrl, app.databaseName);
+  const abandonedBefore = await sessions.abandoned();
+  const load = startLoad(app, options, await exchangesFor(app.databaseUrl));
+  await sleep(options.loadMs);
+  const hold = await holdLoadInDatabase(app, options);
+  if (hold.waiting === 0)
+    violations.push("no request of the load reached the database within 5 s: the check proves nothing");
 
-  // Slow-ish requests: a page of 100 orders with both relations, and order placements (a transaction each).
+  const inFlightAtSignal = load.sent.filter((s) => s.outcome === undefined).length;
+  const signalAt = performance.now();
+  load.stopSending();
+  app.running.process.kill("SIGTERM");
+  const shutdown = await probeUntilExit(app, options, hold.release);
+  if (shutdown.killed) violations.push(`did not exit within ${options.graceMs + 5_000} ms of SIGTERM (killed)`);
+  await load.finished();
+  const { exited, probes } = shutdown;
+  const exitMs = exited.at - signalAt;
+  const pool = await poolAfterExit(sessions, abandonedBefore);
+
+  const answers = await judgeAnswers(load.sent, signalAt, app.databaseUrl);
+  if (answers.lost > 0)
+    violations.push(
+      `${answers.lost} request(s) accepted before SIGTERM were not answered:\n  ${answers.lostExamples.join("\n  ")}`,
+    );
+  const refusals = judgeRefusals(probes, signalAt);
+  if (refusals.acceptedAfterRefusal > 0)
+    violations.push(`${refusals.acceptedAfterRefusal} fresh connection(s) were served after others had been refused`);
+  if (refusals.firstRefusal < 0 && exitMs > 500 && probes.length > 0)
+    violations.push(`kept serving fresh connections for all ${Math.round(exitMs)} ms until it exited`);
+  if (exited.code !== 0)
+    violations.push(`exit code ${exited.code}${exited.signal ? ` (signal ${exited.signal})` : ""}, expected 0`);
+  if (exitMs > options.graceMs)
+    violations.push(`exited ${Math.round(exitMs)} ms after SIGTERM, grace is ${options.graceMs} ms`);
+  if (pool.abandonedSessions > 0)
+    violations.push(
+      `${pool.abandonedSessions} database session(s) were dropped without closing them (pool not closed)`,
+    );
+  if (pool.backendsLeft > 0) violations.push(`${pool.backendsLeft} database session(s) still open 5 s after the exit`);
+
+  const firstRefused = probes[refusals.firstRefusal];
+  return {
+    violations,
+    figures: {
+      fault: "shutdown",
+      requests: load.sent.length,
+      inFlightAtSignal,
+      lost: answers.lost,
+      unaccepted: answers.unaccepted,
+      probesRefused: refusals.refused,
+      probesAccepted: probes.length - refusals.refused,
+      acceptingForMs: Math.max(0, Math.round(refusals.acceptingForMs)),
+      firstRefusalMs: firstRefused ? Math.round(firstRefused.endedAt - signalAt) : null,
+      heldAfterSignalMs: Math.round(shutdown.releasedAt - signalAt),
+      exitCode: exited.code,
+      exitSignal: exited.signal,
+      exitMs: Math.round(exitMs),
+      graceMs: options.graceMs,
+      abandonedSessions: pool.abandonedSessions,
+      backendsLeft: pool.backendsLeft,
+    },
+  };
+}
+
+/** The app database's sessions as PostgreSQL counts them: those it found abandoned, and those still open. */
+function sessionsOf(adminUrl: string, database: string) {
+  const count = async (query: string) => Number((await sql<{ n: string }>(adminUrl, query, [database]))[0]?.n ?? 0);
+  return {
+    abandoned: () => count("SELECT sessions_abandoned AS n FROM pg_stat_database WHERE datname = $1"),
+    backends: () => count("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1"),
+    waitingOnLock: () =>
+      count("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'"),
+  };
+}
+
+/** Slow-ish requests in turn: a page of 100 orders with both relations, and order placements (a transaction each). */
+async function exchangesFor(databaseUrl: string): Promise<() => Omit<Sent, "sentAt">> {
+  const ids = async (query: string) => (await sql<{ id: string }>(databaseUrl, query)).map((r) => r.id);
+  const products = await ids("SELECT id FROM products WHERE stock >= 500 ORDER BY id LIMIT 40");
+  const users = await ids("SELECT id FROM users ORDER BY id LIMIT 40");
   let n = 0;
-  const nextExchange = (): { exchange: Exchange; idempotencyKey?: string } => {
+  return () => {
     n++;
     if (n % 2 === 0) {
-      return {
-        exchange: { method: "GET", path: `/orders?include=user,product&limit=100&page=${1 + (n % 90)}` },
-      };
+      return { exchange: { method: "GET", path: `/orders?include=user,product&limit=100&page=${1 + (n % 90)}` } };
     }
     const idempotencyKey = `faults-shutdown-${randomUUID()}`;
     return {
@@ -102,23 +144,41 @@ export async function runShutdown(
       },
     };
   };
+}
 
+/** `options.connections` workers sending requests, each recorded as it is sent, until `stopSending()`. */
+function startLoad(app: FaultApp, options: ShutdownOptions, nextExchange: () => Omit<Sent, "sentAt">) {
   const agent = keepAliveAgent(options.connections);
   const sent: Sent[] = [];
-  let signalAt: number | undefined;
+  let sending = true;
   const worker = async () => {
-    while (signalAt === undefined) {
-      const { exchange, idempotencyKey } = nextExchange();
-      const record: Sent = { exchange, sentAt: performance.now(), idempotencyKey };
+    while (sending) {
+      const record: Sent = { ...nextExchange(), sentAt: performance.now() };
       sent.push(record);
-      record.outcome = await send(app.url, exchange, { agent, timeoutMs: options.graceMs + 10_000 });
+      record.outcome = await send(app.url, record.exchange, { agent, timeoutMs: options.graceMs + 10_000 });
     }
   };
-  const abandonedBefore = await abandoned();
   const workers = Array.from({ length: options.connections }, worker);
-  await sleep(options.loadMs);
+  return {
+    sent,
+    stopSending: () => {
+      sending = false;
+    },
+    /** Resolves once every request sent has its outcome. */
+    async finished() {
+      await Promise.all(workers);
+      agent.destroy();
+    },
+  };
+}
 
-  // Hold the load inside the database, then wait until the app's backends wait on the lock.
+/**
+ * Locks the orders table, so that every request of the load stops inside the database, and waits until the app's
+ * backends wait on the lock in a stable number (or for at most HELD_BEFORE_SIGNAL_MAX_MS after the first, 5 s in
+ * all). `release()` lets them go.
+ */
+async function holdLoadInDatabase(app: FaultApp, options: ShutdownOptions) {
+  const sessions = sessionsOf(options.adminUrl, app.databaseName);
   const lock = new pg.Client({ connectionString: app.databaseUrl });
   await lock.connect();
   await lock.query("BEGIN");
@@ -129,7 +189,7 @@ export async function runShutdown(
   let stableSince = performance.now();
   while (performance.now() - lockedAt < 5_000) {
     await sleep(25);
-    const now = await lockWaiters(options.adminUrl, app.databaseName);
+    const now = await sessions.waitingOnLock();
     if (now !== waiting) stableSince = performance.now();
     waiting = now;
     if (waiting === 0) continue;
@@ -137,28 +197,30 @@ export async function runShutdown(
     const t = performance.now();
     if (t - stableSince >= HELD_STABLE_MS || t - firstWaiterAt >= HELD_BEFORE_SIGNAL_MAX_MS) break;
   }
-  if (waiting === 0)
-    violations.push("no request of the load reached the database within 5 s: the check proves nothing");
-
-  // The signal, with the load in flight.
-  const inFlightAtSignal = sent.filter((s) => s.outcome === undefined).length;
-  signalAt = performance.now();
-  app.running.process.kill("SIGTERM");
-
-  // Fresh connections while it shuts down: each must be refused or answered 503. The first refusal shows that the
-  // shutdown has begun: then the held requests may finish.
-  const probes: Outcome[] = [];
-  let released = false;
-  let releasedAt = 0;
   const release = async () => {
-    if (released) return;
-    released = true;
-    releasedAt = performance.now();
     await lock.query("COMMIT").catch(() => {});
     await lock.end().catch(() => {});
   };
+  return { waiting, release };
+}
+
+/** A fresh connection's answer during the shutdown is right when it is refused, or answered 503. */
+const refused = (o: Outcome) => o.status === 503 || (o.error !== undefined && !o.responseStarted);
+
+/**
+ * After SIGTERM: fresh connections every 20 ms until the process exits (killed past the grace period and 5 s).
+ * The first refusal shows that the shutdown has begun: the held requests are then released (or after
+ * HELD_AFTER_SIGNAL_MAX_MS).
+ */
+async function probeUntilExit(app: FaultApp, options: ShutdownOptions, releaseHold: () => Promise<void>) {
+  let releasedAt = 0;
+  const release = async () => {
+    if (releasedAt !== 0) return;
+    releasedAt = performance.now();
+    await releaseHold();
+  };
   const releaseTimer = setTimeout(() => void release(), HELD_AFTER_SIGNAL_MAX_MS);
-  const refused = (o: Outcome) => o.status === 503 || (o.error !== undefined && !o.responseStarted);
+  const probes: Outcome[] = [];
   const prober = (async () => {
     while (app.alive()) {
       const probe = await send(app.url, { method: "GET", path: "/health" }, { agent: false, timeoutMs: 2_000 });
@@ -167,30 +229,32 @@ export async function runShutdown(
       await sleep(20);
     }
   })();
-
   const exit = await Promise.race([app.exited, sleep(options.graceMs + 5_000).then(() => null)]);
-  if (exit === null) {
-    violations.push(`did not exit within ${options.graceMs + 5_000} ms of SIGTERM (killed)`);
-    app.running.process.kill("SIGKILL");
-  }
+  if (exit === null) app.running.process.kill("SIGKILL");
   const exited = await app.exited;
   clearTimeout(releaseTimer);
   await release();
   await prober;
-  await Promise.all(workers);
-  agent.destroy();
-  const exitMs = exited.at - signalAt;
+  return { exited, probes, releasedAt, killed: exit === null };
+}
 
-  // The pool: its sessions end when the process closes them, not when PostgreSQL finds them abandoned.
-  let backendsLeft = await backends();
+/** The pool: its sessions end when the process closes them, not when PostgreSQL finds them abandoned. */
+async function poolAfterExit(sessions: ReturnType<typeof sessionsOf>, abandonedBefore: number) {
+  let backendsLeft = await sessions.backends();
   for (let waited = 0; backendsLeft > 0 && waited < 5_000; waited += 100) {
     await sleep(100);
-    backendsLeft = await backends();
+    backendsLeft = await sessions.backends();
   }
   await sleep(200); // sessions report their end to the statistics as they exit
-  const abandonedSessions = (await abandoned()) - abandonedBefore;
+  return { backendsLeft, abandonedSessions: (await sessions.abandoned()) - abandonedBefore };
+}
 
-  // Every request of the load was sent before the signal and read by the server: each must have its answer.
+/**
+ * Every request of the load was sent before the signal and read by the server: each must have its answer. For
+ * the POSTs, the idempotency key shows whether the handler ever ran: of the lost ones, those it never started
+ * were dropped before their handler (`unaccepted`: a diagnosis of the loss, counted as lost all the same).
+ */
+async function judgeAnswers(sent: Sent[], signalAt: number, databaseUrl: string) {
   let lost = 0;
   const lostExamples: string[] = [];
   for (const s of sent) {
@@ -205,56 +269,25 @@ export async function runShutdown(
           : `${s.exchange.method} ${s.exchange.path} → no outcome`,
       );
   }
-  // For the POSTs, the idempotency key shows whether the handler ever ran: of the lost ones, those it never
-  // started were dropped before their handler (a diagnosis of the loss, counted as lost all the same).
   const keysStarted = new Set(
     (
-      await sql<{ key: string }>(app.databaseUrl, "SELECT key FROM idempotency_keys WHERE key LIKE 'faults-shutdown-%'")
+      await sql<{ key: string }>(databaseUrl, "SELECT key FROM idempotency_keys WHERE key LIKE 'faults-shutdown-%'")
     ).map((r) => r.key),
   );
   const unaccepted = sent.filter(
     (s) => s.idempotencyKey !== undefined && s.outcome?.status !== 201 && !keysStarted.has(s.idempotencyKey),
   ).length;
-  if (lost > 0)
-    violations.push(`${lost} request(s) accepted before SIGTERM were not answered:\n  ${lostExamples.join("\n  ")}`);
+  return { lost, lostExamples, unaccepted };
+}
 
-  const probesRefused = probes.filter(refused).length;
+/** The fresh connections after SIGTERM: once one is refused, none may be served again. */
+function judgeRefusals(probes: Outcome[], signalAt: number) {
   const firstRefusal = probes.findIndex(refused);
-  const acceptedAfterRefusal = firstRefusal < 0 ? [] : probes.slice(firstRefusal).filter((o) => !refused(o));
   const lastAccepted = probes.filter((o) => !refused(o)).at(-1);
-  const acceptingForMs = lastAccepted ? lastAccepted.sentAt - signalAt : 0;
-  if (acceptedAfterRefusal.length > 0)
-    violations.push(`${acceptedAfterRefusal.length} fresh connection(s) were served after others had been refused`);
-  if (firstRefusal < 0 && exitMs > 500 && probes.length > 0)
-    violations.push(`kept serving fresh connections for all ${Math.round(exitMs)} ms until it exited`);
-
-  if (exited.code !== 0)
-    violations.push(`exit code ${exited.code}${exited.signal ? ` (signal ${exited.signal})` : ""}, expected 0`);
-  if (exitMs > options.graceMs)
-    violations.push(`exited ${Math.round(exitMs)} ms after SIGTERM, grace is ${options.graceMs} ms`);
-  if (abandonedSessions > 0)
-    violations.push(`${abandonedSessions} database session(s) were dropped without closing them (pool not closed)`);
-  if (backendsLeft > 0) violations.push(`${backendsLeft} database session(s) still open 5 s after the exit`);
-
   return {
-    violations,
-    figures: {
-      fault: "shutdown",
-      requests: sent.length,
-      inFlightAtSignal,
-      lost,
-      unaccepted,
-      probesRefused,
-      probesAccepted: probes.length - probesRefused,
-      acceptingForMs: Math.max(0, Math.round(acceptingForMs)),
-      firstRefusalMs: firstRefusal < 0 ? null : Math.round((probes[firstRefusal]?.endedAt ?? signalAt) - signalAt),
-      heldAfterSignalMs: Math.round(releasedAt - signalAt),
-      exitCode: exited.code,
-      exitSignal: exited.signal,
-      exitMs: Math.round(exitMs),
-      graceMs: options.graceMs,
-      abandonedSessions,
-      backendsLeft,
-    },
+    refused: probes.filter(refused).length,
+    firstRefusal,
+    acceptedAfterRefusal: firstRefusal < 0 ? 0 : probes.slice(firstRefusal).filter((o) => !refused(o)).length,
+    acceptingForMs: lastAccepted ? lastAccepted.sentAt - signalAt : 0,
   };
 }

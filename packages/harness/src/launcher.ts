@@ -42,7 +42,7 @@ export async function freePort(): Promise<number> {
 }
 
 export interface BuildResult {
-  /** How long the build took (0 for an implementation without one, or one already built in this process). */
+  /** How long the build took (0 for an implementation without one; variants sharing one build share its figure). */
   ms: number;
   ok: boolean;
   /** Why it failed, with the end of the build's own output. */
