@@ -1,0 +1,191 @@
+// Baselines that split a database figure in two: a raw server (node:http in node-http-prisma.ts, Bun.serve in
+// bun-http-prisma.ts) serving the database scenarios through packages/core exactly as the apps call it
+// (createDataAccess: the same Prisma client, pool, queries, DTOs and error translation), with no framework around
+// it. Requests are read by hand as in the raw pg baselines (requests.ts), so that the two differ only in their
+// data access:
+//   implementation ÷ <runtime>-http-prisma   = what the framework costs,
+//   <runtime>-http-prisma ÷ <runtime>-http-pg = what the data access (Prisma and its driver adapter) costs.
+import { type OrderStatus, ProblemError } from "@api-ref/contract";
+import { createDataAccess, internalError, loadConfig } from "@api-ref/core";
+import {
+  type Baseline,
+  empty,
+  invalid,
+  json,
+  Problem,
+  type ProblemKind,
+  probeRoutes,
+  type Route,
+  route,
+  UUID,
+} from "./http.ts";
+import * as read from "./requests.ts";
+
+type Row = Record<string, unknown>;
+
+const PRODUCT_SORTS = ["createdAt", "-createdAt", "priceCents", "-priceCents", "name"] as const;
+
+function productQuery(url: URL) {
+  const inStock = url.searchParams.get("inStock");
+  if (inStock !== null && inStock !== "true" && inStock !== "false") {
+    throw invalid("query.inStock", "must be true or false");
+  }
+  const sort = (url.searchParams.get("sort") ?? "-createdAt") as (typeof PRODUCT_SORTS)[number];
+  if (!PRODUCT_SORTS.includes(sort)) throw invalid("query.sort", "must be a known sort");
+  const { page, limit } = read.paging(url);
+  return {
+    page,
+    limit,
+    q: url.searchParams.get("q") || undefined,
+    minPriceCents: read.intParam(url, "minPriceCents", 0, 100_000_000),
+    maxPriceCents: read.intParam(url, "maxPriceCents", 0, 100_000_000),
+    inStock: inStock === null ? undefined : inStock === "true",
+    sort,
+  };
+}
+
+function orderQuery(url: URL) {
+  const { page, limit } = read.paging(url);
+  const status = url.searchParams.get("status");
+  if (status !== null && !read.STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
+  const uuid = (param: string) => {
+    const v = url.searchParams.get(param);
+    if (v !== null && !UUID.test(v)) throw invalid(`query.${param}`, "must be a UUID");
+    return v ?? undefined;
+  };
+  const include = read.includes(url);
+  return {
+    page,
+    limit,
+    status: (status ?? undefined) as OrderStatus | undefined,
+    userId: uuid("userId"),
+    productId: uuid("productId"),
+    include: [...(include.user ? ["user" as const] : []), ...(include.product ? ["product" as const] : [])],
+  };
+}
+
+function orderBody(body: Row) {
+  read.onlyKeys(body, ["userId", "productId", "quantity"]);
+  const userId = read.str(body, "userId", 36, true) as string;
+  const productId = read.str(body, "productId", 36, true) as string;
+  if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
+  if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
+  return { userId, productId, quantity: read.int(body, "quantity", 1, 100, true) as number };
+}
+
+function productBody(body: Row, required: boolean) {
+  const f = read.productFields(body, required);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(f)) if (value !== undefined || key in body) fields[key] = value;
+  return fields as { name: string; description?: string | null; priceCents: number; stock: number };
+}
+
+function userBody(body: Row, required: boolean) {
+  const { email, name } = read.userFields(body, required);
+  return { ...(email !== undefined ? { email } : {}), ...(name !== undefined ? { name } : {}) } as {
+    email: string;
+    name: string;
+  };
+}
+
+const created = (path: string, value: { id: string }) => json(201, value, { location: `${path}/${value.id}` });
+
+/** GET, PATCH and DELETE of one row by its id, through one of core's repositories. */
+function oneById<B, T>(
+  repository: {
+    get(id: string): Promise<T>;
+    update(id: string, body: B): Promise<T>;
+    remove(id: string): Promise<unknown>;
+  },
+  changesOf: (json: Row) => B,
+): Route["methods"] {
+  return {
+    GET: async (_req, _url, [raw]) => json(200, await repository.get(read.id(raw))),
+    PATCH: async (req, _url, [raw]) => {
+      const key = read.id(raw);
+      return json(200, await repository.update(key, changesOf(await req.json())));
+    },
+    DELETE: async (_req, _url, [raw]) => {
+      await repository.remove(read.id(raw));
+      return empty(204);
+    },
+  };
+}
+
+/** The route table of a Prisma baseline named `framework`, and how to close its data access. */
+export function prismaBaseline(framework: string): { baseline: Baseline; close: () => Promise<void> } {
+  const dataAccess = createDataAccess(loadConfig());
+  const { users, products, orders, auth } = dataAccess;
+  const baseline: Baseline = {
+    framework,
+    routes: () => [
+      ...probeRoutes(framework, () => dataAccess.ping()),
+      route("/users", {
+        GET: async (_req, url) => {
+          const { page, limit } = read.paging(url);
+          return json(200, await users.list({ page, limit, q: url.searchParams.get("q") || undefined }));
+        },
+        POST: async (req) => created("/users", await users.create(userBody(await req.json(), true))),
+      }),
+      route(
+        "/users/:id",
+        oneById(users, (json) => userBody(json, false)),
+      ),
+      route("/products", {
+        GET: async (_req, url) => json(200, await products.list(productQuery(url))),
+        POST: async (req) => created("/products", await products.create(productBody(await req.json(), true))),
+      }),
+      route(
+        "/products/:id",
+        oneById(products, (json) => productBody(json, false)),
+      ),
+      route("/orders", {
+        GET: async (_req, url) => json(200, await orders.list(orderQuery(url))),
+        POST: async (req) => {
+          const { order } = await orders.create(orderBody(await req.json()));
+          return created("/orders", order);
+        },
+      }),
+      route("/orders/:id", {
+        GET: async (_req, url, [raw]) => {
+          const key = read.id(raw);
+          return json(200, await orders.get(key, orderQuery(url).include));
+        },
+        PATCH: async (req, _url, [raw]) => {
+          const key = read.id(raw);
+          const body = await req.json();
+          read.onlyKeys(body, ["status"]);
+          if (typeof body.status !== "string" || !read.STATUSES.includes(body.status)) {
+            throw invalid("body.status", "must be an order status");
+          }
+          return json(200, await orders.updateStatus(key, body.status as OrderStatus));
+        },
+        DELETE: async (_req, _url, [raw]) => {
+          await orders.remove(read.id(raw));
+          return empty(204);
+        },
+      }),
+      route("/auth/register", {
+        POST: async (req) => {
+          return json(201, await auth.register(read.registerFields(await req.json())));
+        },
+      }),
+      route("/auth/login", {
+        POST: async (req) => {
+          const body = await req.json();
+          read.onlyKeys(body, ["email", "password"]);
+          const email = read.str(body, "email", 254, true) as string;
+          const password = read.str(body, "password", 128, true) as string;
+          return json(200, await auth.login({ email, password }));
+        },
+      }),
+    ],
+    onError: (error) => {
+      // packages/core throws the contract's problems (its database errors already translated, 503 included).
+      if (!(error instanceof ProblemError)) process.stderr.write(`${(error as Error).stack}\n`);
+      const known = error instanceof ProblemError ? error : internalError();
+      return new Problem(known.kind as ProblemKind, known.message, known.errors, known.headers);
+    },
+  };
+  return { baseline, close: () => dataAccess.close() };
+}
