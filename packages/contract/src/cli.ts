@@ -30,7 +30,11 @@ const { values, positionals: rest } = parseCommandLine(
       strict: true,
     });
     const values = parsed.values;
-    if (values.impl) selectImplementations(values.impl);
+    // A row whose runtime has no binary here (Bun, Deno) is skipped, one line each.
+    if (!values.url)
+      selectImplementations(values.impl, (impl, reason) =>
+        process.stderr.write(`contract: skipping ${impl.name}: ${reason}\n`),
+      );
     if (values.url && !/^https?:\/\/[^/]+/.test(values.url))
       throw new Error(`--url must be an http(s) URL, got "${values.url}"`);
     if (values.url && values.impl) throw new Error("--url and --impl cannot be combined");

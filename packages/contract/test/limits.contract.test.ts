@@ -4,7 +4,7 @@
 // body) are checked by the battery and the errors suite. Bounds are the contract's, with slack for a busy machine:
 // what is checked is that a slow client is cut off at all, well before it would finish, not how fast.
 import net from "node:net";
-import { exchange } from "@api-ref/harness";
+import { deviationOf, exchange } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
 import { targets } from "./targets.ts";
 
@@ -169,8 +169,15 @@ describe.each(targets)("$name", (target) => {
     { part: "body" as const, timeout: "request", limitMs: REQUEST_TIMEOUT_MS, othersAtLeast: 5 },
   ])(
     "disconnects a client that sends its $part a byte a second within the $timeout timeout, serving others meanwhile",
-    async ({ part, limitMs, othersAtLeast }) => {
+    async ({ part, timeout, limitMs, othersAtLeast }) => {
       const slow = (await run(target))[part];
+      const deviation = deviationOf(target.name, `${timeout} timeout`);
+      if (deviation?.answer === "not enforced") {
+        // A known deviation (harness deviations.ts): still connected when the client gave up, others served.
+        expect(slow.closedAfterMs, `the known deviation (${deviation.why}) no longer holds`).toBeNull();
+        expect(slow.othersServed.every((s) => s === 200)).toBe(true);
+        return;
+      }
       expect(slow.closedAfterMs, `still connected; received ${JSON.stringify(slow.received)}`).not.toBeNull();
       expect(slow.closedAfterMs).toBeLessThanOrEqual(limitMs + SLACK_MS);
       // Nothing but a 408 (or nothing at all) may answer a request that never completed.
@@ -189,6 +196,11 @@ describe.each(targets)("$name", (target) => {
     async () => {
       const { keepAlive } = await run(target);
       expect(keepAlive.answered, keepAlive.received.slice(0, 300)).toBe(2);
+      const deviation = deviationOf(target.name, "keep-alive timeout");
+      if (deviation?.answer === "not enforced") {
+        expect(keepAlive.closedAfterIdleMs, `the known deviation (${deviation.why}) no longer holds`).toBeNull();
+        return;
+      }
       expect(keepAlive.closedAfterIdleMs, "the idle connection was never closed").not.toBeNull();
       expect(keepAlive.closedAfterIdleMs).toBeLessThanOrEqual(KEEP_ALIVE_TIMEOUT_MS + SLACK_MS);
     },

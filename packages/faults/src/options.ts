@@ -142,7 +142,10 @@ export function parseCli(
   const settings = defaultSettings(mode);
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   const impl = str(values.impl);
-  if (impl !== undefined) settings.impls = selectImplementations(impl).map((i) => i.name);
+  // A row whose runtime has no binary here (Bun, Deno) is skipped, one line each.
+  settings.impls = selectImplementations(impl, (skipped, reason) =>
+    process.stderr.write(`faults: skipping ${skipped.name}: ${reason}\n`),
+  ).map((i) => i.name);
   const fault = str(values.fault);
   if (fault !== undefined) {
     const wanted = fault.split(",").map((f) => f.trim());

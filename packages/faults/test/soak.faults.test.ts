@@ -8,8 +8,8 @@ import { implementationsFor, runFault, settings } from "./context.ts";
 
 describe.each(implementationsFor("soak"))("$name", (impl) => {
   it("soak: a bounded crud-mix run answers every request exactly; heap and RSS growth reported", async (context) => {
-    // Node implementations get the heap probe; FastAPI is measured by RSS alone.
-    const probePort = impl.language === "typescript" ? await freePort() : null;
+    // Implementations on Node get the heap probe (a Node preload); Bun, Deno and FastAPI are measured by RSS alone.
+    const probePort = impl.runtime === "node" ? await freePort() : null;
     await runFault(context, impl, "soak", (app) => runSoak(app, { ...settings.soak, seed: settings.seed, probePort }), {
       env: probePort === null ? {} : heapProbeEnv(probePort),
     });

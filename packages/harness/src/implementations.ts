@@ -1,6 +1,10 @@
 // The one list of implementations, read by the contract suite, the bench and the fault suite. Adding an
 // implementation means adding one entry here: all three pick it up.
 import { fileURLToPath } from "node:url";
+import { BUN_NODE_HTTP_DEVIATIONS, BUN_SERVE_DEVIATIONS, DENO_SERVE_DEVIATIONS, type Deviation } from "./deviations.ts";
+import { type Runtime, runtimeBinary } from "./runtimes.ts";
+
+export type { Runtime } from "./runtimes.ts";
 
 export interface Implementation {
   /** Unique id, used by `--impl` (e.g. `fastify-zod`). */
@@ -11,15 +15,29 @@ export interface Implementation {
   variant: string;
   /** "other": a server outside the repository, measured by the bench with --target (it never starts one). */
   language: "typescript" | "python" | "other";
+  /** What runs it: Node (this process's own binary), Bun or Deno (from node_modules), or the app's Python. */
+  runtime: Runtime;
   /** App directory, relative to the repository root. */
   dir: string;
   /** Command run once before starting, for apps that compile (cwd: dir). */
   build?: { command: string; args: string[] };
   /** How to start it in production (cwd: dir); PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL come from the env. */
   start: { command: string; args: string[]; env?: Record<string, string> };
+  /** Why it cannot run on this machine (its runtime has no binary for this platform); such a row is skipped. */
+  unavailable?: string;
+  /** Contract checks its runtime's HTTP server answers otherwise, before any app code runs (deviations.ts). */
+  deviations?: readonly Deviation[];
 }
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The start command of a row on Bun or Deno: the binary from node_modules, or why this platform has none. */
+function onRuntime(runtime: "bun" | "deno", args: string[]): Pick<Implementation, "runtime" | "start" | "unavailable"> {
+  const binary = runtimeBinary(runtime);
+  return binary.command
+    ? { runtime, start: { command: binary.command, args } }
+    : { runtime, start: { command: runtime, args }, unavailable: binary.missing };
+}
 
 export const implementations: readonly Implementation[] = [
   {
@@ -27,24 +45,26 @@ export const implementations: readonly Implementation[] = [
     framework: "express",
     variant: "default",
     language: "typescript",
+    runtime: "node",
     dir: "apps/express",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
-  // Express 4 (npm's express@4, installed as `express4`): apps/express with the few changes Express 4 needs
-  // (apps/express4/README.md). The same framework, so /health reports "express"; the variant is its major version.
+  // The same Express app, unchanged, on Bun's Node compatibility (its node:http server).
   {
-    name: "express4",
+    name: "express-bun",
     framework: "express",
-    variant: "4",
+    variant: "bun",
     language: "typescript",
-    dir: "apps/express4",
-    start: { command: process.execPath, args: ["src/server.ts"] },
+    dir: "apps/express",
+    ...onRuntime("bun", ["src/server.ts"]),
+    deviations: BUN_NODE_HTTP_DEVIATIONS,
   },
   {
     name: "express-to-fastify",
     framework: "express-to-fastify",
     variant: "default",
     language: "typescript",
+    runtime: "node",
     dir: "apps/express-to-fastify",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
@@ -53,6 +73,7 @@ export const implementations: readonly Implementation[] = [
     framework: "express-to-nestjs",
     variant: "default",
     language: "typescript",
+    runtime: "node",
     dir: "apps/express-to-nestjs",
     // Builds apps/nestjs first: the Nest modules it imports run from that app's dist/.
     build: { command: "pnpm", args: ["run", "build"] },
@@ -63,6 +84,7 @@ export const implementations: readonly Implementation[] = [
     framework: "fastify",
     variant: "zod",
     language: "typescript",
+    runtime: "node",
     dir: "apps/fastify",
     start: { command: process.execPath, args: ["src/server.ts"], env: { FASTIFY_MODE: "zod" } },
   },
@@ -71,6 +93,7 @@ export const implementations: readonly Implementation[] = [
     framework: "fastify",
     variant: "json-schema",
     language: "typescript",
+    runtime: "node",
     dir: "apps/fastify",
     start: { command: process.execPath, args: ["src/server.ts"], env: { FASTIFY_MODE: "json-schema" } },
   },
@@ -81,6 +104,7 @@ export const implementations: readonly Implementation[] = [
       framework: "nestjs",
       variant: platform,
       language: "typescript",
+      runtime: "node",
       dir: "apps/nestjs",
       build: { command: "pnpm", args: ["run", "build"] },
       start: { command: process.execPath, args: ["dist/main.js"], env: { NEST_PLATFORM: platform } },
@@ -91,6 +115,7 @@ export const implementations: readonly Implementation[] = [
     framework: "koa",
     variant: "default",
     language: "typescript",
+    runtime: "node",
     dir: "apps/koa",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
@@ -99,6 +124,7 @@ export const implementations: readonly Implementation[] = [
     framework: "hapi",
     variant: "default",
     language: "typescript",
+    runtime: "node",
     dir: "apps/hapi",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
@@ -107,14 +133,35 @@ export const implementations: readonly Implementation[] = [
     framework: "hono",
     variant: "default",
     language: "typescript",
+    runtime: "node",
     dir: "apps/hono",
     start: { command: process.execPath, args: ["src/server.ts"] },
+  },
+  // The same Hono app (buildApp) served by Bun.serve and Deno.serve, each from an entry point of its own.
+  {
+    name: "hono-bun",
+    framework: "hono",
+    variant: "bun",
+    language: "typescript",
+    dir: "apps/hono",
+    ...onRuntime("bun", ["src/server.bun.ts"]),
+    deviations: BUN_SERVE_DEVIATIONS,
+  },
+  {
+    name: "hono-deno",
+    framework: "hono",
+    variant: "deno",
+    language: "typescript",
+    dir: "apps/hono",
+    ...onRuntime("deno", ["run", "--allow-all", "--no-prompt", "src/server.deno.ts"]),
+    deviations: DENO_SERVE_DEVIATIONS,
   },
   {
     name: "fastapi",
     framework: "fastapi",
     variant: "default",
     language: "python",
+    runtime: "python",
     dir: "apps/fastapi",
     // The contract export api_contract reads (packages/python/build/); apps/fastapi/scripts/setup.sh, which creates
     // the venv and installs packages/python into it, runs this export too.
@@ -123,9 +170,25 @@ export const implementations: readonly Implementation[] = [
   },
 ];
 
-/** Resolves `--impl a,b` against the list; throws a message naming the known ones on a typo. */
-export function selectImplementations(names: string | undefined): Implementation[] {
-  if (!names) return [...implementations];
+/** The known deviation of row `name` on contract check `check`, if it has one. */
+export function deviationOf(name: string, check: string): Deviation | undefined {
+  return implementations.find((impl) => impl.name === name)?.deviations?.find((d) => d.check === check);
+}
+
+/**
+ * Resolves `--impl a,b` against the list; throws a message naming the known ones on a typo. Rows that cannot run
+ * here (`unavailable`) are left out, each reported to `onSkip` (a command line prints it as one line).
+ */
+export function selectImplementations(
+  names: string | undefined,
+  onSkip?: (impl: Implementation, reason: string) => void,
+): Implementation[] {
+  const runnable = (list: Implementation[]) =>
+    list.filter((impl) => {
+      if (impl.unavailable) onSkip?.(impl, impl.unavailable);
+      return !impl.unavailable;
+    });
+  if (!names) return runnable([...implementations]);
   const wanted = names
     .split(",")
     .map((n) => n.trim())
@@ -136,5 +199,5 @@ export function selectImplementations(names: string | undefined): Implementation
       `unknown implementation ${unknown.join(", ") || "(none given)"}; known: ${implementations.map((i) => i.name).join(", ")}`,
     );
   }
-  return implementations.filter((i) => wanted.includes(i.name));
+  return runnable(implementations.filter((i) => wanted.includes(i.name)));
 }
