@@ -12,6 +12,9 @@ import { orderRoutes } from "./routes/orders.ts";
 import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
+/** The framework's name, given by the server entry to the metrics' label, /health and its logs. */
+export const FRAMEWORK = "elysia";
+
 export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
@@ -20,11 +23,16 @@ export interface AppOptions {
 
 /**
  * Wires the API on Elysia: the app-wide plugins first (the request id, so every response has one; metrics; logging;
- * the JSON charset; the one error handler), then a plugin per resource. `strictPath`: `/users/` is another path
+ * the one error handler; the JSON charset), then a plugin per resource. `strictPath`: `/users/` is another path
  * than `/users` (404), as the contract says.
  */
 export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
-  const app = new Elysia({ strictPath: true })
+  const app = new Elysia({
+    strictPath: true,
+    // Elysia finds where the path starts in `request.url` from the 12th character on, as if every host had at least
+    // four: a request with `Host: a` would be routed on a wrong path. From the 8th (after `http://`), any host works.
+    handler: { standardHostname: false },
+  })
     .use(requestId)
     .use(recordMetrics(metrics))
     .use(problemHandler(logger))

@@ -3,7 +3,6 @@
 // hono-bun row uses); SIGTERM/SIGINT stop it gracefully (stop accepting, let in-flight requests finish, close the
 // database pool, exit 0). Run with `bun src/server.ts`.
 import { listenWithBun, serveFetchApp } from "@api-ref/core/serve-fetch";
-import { buildApp } from "./app.ts";
-import { FRAMEWORK } from "./routes/meta.ts";
+import { buildApp, FRAMEWORK } from "./app.ts";
 
 serveFetchApp(FRAMEWORK, (dependencies) => buildApp(dependencies).fetch, listenWithBun);

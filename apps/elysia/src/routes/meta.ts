@@ -4,8 +4,6 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Elysia } from "elysia";
 import { jsonBody } from "../plugins/json-body.ts";
 
-export const FRAMEWORK = "elysia";
-
 /** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
 export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
   new Elysia()
@@ -14,7 +12,7 @@ export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
       set.headers["content-type"] = "text/plain; charset=utf-8";
       return "Hello World!";
     })
-    .get("/health", () => ({ status: "ok" as const, timestamp: Date.now(), framework: FRAMEWORK }))
+    .get("/health", () => ({ status: "ok" as const, timestamp: Date.now(), framework: metrics.framework }))
     .get("/ready", async () => {
       await dataAccess.ping();
       return { status: "ok" as const };

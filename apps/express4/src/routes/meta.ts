@@ -20,7 +20,7 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
   router
     .route("/health")
     .get((_req, res) => {
-      res.json({ status: "ok", timestamp: Date.now(), framework: "express" });
+      res.json({ status: "ok", timestamp: Date.now(), framework: metrics.framework });
     })
     .all(methodNotAllowed("/health"));
 
