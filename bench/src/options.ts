@@ -507,6 +507,8 @@ function remoteTargets(values: Values, impls: Implementation[], workers: number,
       framework: name,
       variant: "external",
       language: "other",
+      // Its runtime is unknown here: it is taken to Node's baselines, as every outside server always was.
+      runtime: "node",
       dir: "",
       start: { command: "", args: [] },
     });

@@ -51,6 +51,8 @@ export interface TargetInfo {
   framework: string;
   variant: string;
   language: string;
+  /** What runs it: node, bun, deno, python (absent in runs written before rows had runtimes: node, or python). */
+  runtime?: string;
   /** For a baseline: the scenario kind it is the baseline of. */
   baselineFor?: ScenarioKind;
   /** For a baseline: the limit every ratio is taken to, or an implementation language's data access alone. */
@@ -73,10 +75,18 @@ export interface ScenarioInfo {
   name: ScenarioName;
   title: string;
   kind: ScenarioKind;
+  /** The reference baseline: Node's limit (node-http, node-http-pg), the run's A/A line and every row's `rpsRatio`. */
   baseline: string;
   /**
-   * Per implementation language (`typescript`, `python`; `typescript[sql]` for implementations in core's sql
-   * data-access mode), the baseline that serves it through the implementations' data access.
+   * Per runtime of the measured rows, its own limit baseline (`node` → node-http, `bun` → bun-http, `deno` →
+   * deno-http; bun-http-pg on the database scenarios): each row's `runtimeRpsRatio` is taken to its runtime's.
+   * Absent in runs written before runtimes had baselines (then every row's is `baseline`).
+   */
+  runtimes?: Partial<Record<string, string>>;
+  /**
+   * Per implementation language and runtime (`typescript`, `python`; `typescript@bun` for Bun rows; a `[sql]`
+   * suffix for implementations in core's sql data-access mode), the baseline that serves it through the
+   * implementations' data access.
    */
   layers?: Partial<Record<string, string>>;
 }
@@ -144,6 +154,9 @@ export interface SummaryRow {
   connections: number;
   target: string;
   role: TargetInfo["role"];
+  /** What runs the target (node, bun, deno, python). */
+  runtime: string;
+  /** The reference baseline (Node's limit), the one `rpsRatio` and `cpuRatio` are taken to. */
   baseline: string;
   /** ok: every repeat counted; failed: verification failed or some repeat failed (then nothing is reported). */
   status: "ok" | "failed";
@@ -154,6 +167,18 @@ export interface SummaryRow {
   rpsRatio: Interval;
   /** The baseline's server CPU per request over this target's (below 1: costlier), paired, with its interval. */
   cpuRatio: Interval;
+  /**
+   * The target's own runtime's limit baseline (node-http for Node rows, bun-http / deno-http, bun-http-pg), absent
+   * where its runtime has none here (Deno on the database scenarios, Python).
+   */
+  runtimeBaseline?: string;
+  /**
+   * The same two ratios to `runtimeBaseline`: the framework's cost on its own runtime, where `rpsRatio`/`cpuRatio`
+   * (to node-http / node-http-pg) also carry what the runtime changes. Equal to them on Node rows; no interval
+   * (n = 0) without a runtime baseline.
+   */
+  runtimeRpsRatio: Interval;
+  runtimeCpuRatio: Interval;
   /**
    * Which ratio to quote: throughput, unless the load generator used ≥ LOADGEN_SATURATION of its core in some
    * repeat of this target or its baseline (then requests/s is the load generator's limit and CPU per request,
@@ -200,7 +225,10 @@ export interface SplitRow {
   scenario: ScenarioName;
   connections: number;
   target: string;
-  /** The data-access baseline (node-http-prisma for Node) and the limit (node-http-pg). */
+  /**
+   * The data-access baseline (node-http-prisma for Node, bun-http-prisma for Bun) and the limit of the same runtime
+   * (node-http-pg, bun-http-pg; node-http-pg for Python, which has no raw limit of its own).
+   */
   layer: string;
   limit: string;
   total: Interval;
@@ -288,9 +316,19 @@ export interface Results {
 export const SQL_SUFFIX = "[sql]";
 export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
 
-/** The key of ScenarioInfo.layers a target's data-access baseline is found under. */
-export const layerKey = (target: { name: string; language: string }) =>
-  inSqlMode(target.name) ? `${target.language}${SQL_SUFFIX}` : target.language;
+/** What runs a target: its recorded runtime, or (runs written before runtimes were recorded) Node or Python; `other` for a --target server. */
+export const runtimeOf = (target: { language: string; runtime?: string }) =>
+  target.runtime ?? (target.language === "python" ? "python" : target.language === "other" ? "other" : "node");
+
+/**
+ * The key of ScenarioInfo.layers a target's data-access baseline is found under: its language, `@runtime` for a
+ * runtime other than the language's own (Node, Python), `[sql]` in sql mode.
+ */
+export const layerKey = (target: { name: string; language: string; runtime?: string }) => {
+  const runtime = runtimeOf(target);
+  const on = runtime === "node" || runtime === "python" ? "" : `@${runtime}`;
+  return `${target.language}${on}${inSqlMode(target.name) ? SQL_SUFFIX : ""}`;
+};
 
 const fig = (cells: CellResult[], pick: (c: CellResult) => number | undefined) =>
   cells.map((c) => pick(c) ?? Number.NaN);
@@ -343,8 +381,9 @@ export function ratiosOf(own: CellResult[], base: CellResult[]) {
 
 /**
  * A target's ratios to a baseline. Directly where they were measured together (sequential rounds; a duet pair);
- * in duet, a target paired with another baseline (an implementation with its data-access baseline) reaches the
- * limit through it: implementation ÷ layer × layer ÷ limit, each from its own pairs, the intervals combined.
+ * in duet, a target paired with another baseline (an implementation with its data-access baseline, a runtime's
+ * baseline with Node's) reaches the baseline through it: implementation ÷ layer × layer ÷ limit, each from its own
+ * pairs, the intervals combined — through as many steps as the pairs take (at most three).
  */
 export function ratiosTo(
   cells: readonly CellResult[],
@@ -352,14 +391,15 @@ export function ratiosTo(
   connections: number,
   own: CellResult[],
   baseline: string,
-) {
+  steps = 3,
+): ReturnType<typeof ratiosOf> {
   const base = countedCells(cells, scenario, connections, baseline);
   const direct = ratiosOf(own, base);
   const via = own.find((c) => c.pair && c.pair.with !== baseline)?.pair?.with;
-  if (direct.rps.n > 0 || direct.cpu.n > 0 || !via) return direct;
+  if (direct.rps.n > 0 || direct.cpu.n > 0 || !via || steps <= 1) return direct;
   const middle = countedCells(cells, scenario, connections, via);
   const first = ratiosOf(own, middle);
-  const second = ratiosOf(middle, base);
+  const second = ratiosTo(cells, scenario, connections, middle, baseline, steps - 1);
   return { rps: productInterval(first.rps, second.rps), cpu: productInterval(first.cpu, second.cpu) };
 }
 
@@ -412,15 +452,26 @@ export function summarise(
         rss: spread(fig(baselineCells, (c) => c.server?.peakRssBytes)).median,
         pg: spread(fig(baselineCells, (c) => c.postgres?.cpuMicrosPerRequest)).median,
       };
+      const runtimeLimits = Object.values(scenario.runtimes ?? {});
       const relevant = targets.filter(
         (t) =>
           t.role === "implementation" ||
           t.name === scenario.baseline ||
           t.twinOf === scenario.baseline ||
+          runtimeLimits.includes(t.name) ||
           Object.values(scenario.layers ?? {}).includes(t.name),
       );
+      // The reference, its A/A twin, the other runtimes' limits, the data-access layers, then the implementations.
       const rank = (t: TargetInfo) =>
-        t.role === "implementation" ? 3 : t.name === scenario.baseline ? 0 : t.twinOf ? 1 : 2;
+        t.role === "implementation"
+          ? 4
+          : t.name === scenario.baseline
+            ? 0
+            : t.twinOf
+              ? 1
+              : runtimeLimits.includes(t.name)
+                ? 2
+                : 3;
       const ordered = [...relevant].sort((a, b) => rank(a) - rank(b));
       for (const target of ordered) {
         const own = of(target.name);
@@ -441,12 +492,29 @@ export function summarise(
         const ratios = baselineOk
           ? ratiosTo(cells, scenario.name, connections, counted, scenario.baseline)
           : { rps: none, cpu: none };
-        const headline = headlineOf(counted, baselineCells, ratios.rps, ratios.cpu);
+        // The second pair of ratios, to the target's own runtime's limit (the same as the first on Node rows).
+        const runtime = runtimeOf(target);
+        const runtimeBaseline = scenario.runtimes ? scenario.runtimes[runtime] : scenario.baseline;
+        const runtimeCells = runtimeBaseline === undefined ? [] : of(runtimeBaseline);
+        const runtimeRatios =
+          runtimeBaseline === scenario.baseline
+            ? ratios
+            : runtimeCells.length > 0 && runtimeCells.every((c) => !c.failure)
+              ? ratiosTo(cells, scenario.name, connections, counted, runtimeBaseline as string)
+              : { rps: none, cpu: none };
+        // One metric for both: throughput unless the load generator saturated beside either baseline.
+        const headline = headlineOf(
+          counted,
+          runtimeBaseline === scenario.baseline ? baselineCells : [...baselineCells, ...runtimeCells],
+          ratios.rps,
+          ratios.cpu,
+        );
         rows.push({
           scenario: scenario.name,
           connections,
           target: target.name,
           role: target.role,
+          runtime,
           baseline: scenario.baseline,
           status: failure ? "failed" : "ok",
           ...(failure ? { failure } : {}),
@@ -454,6 +522,9 @@ export function summarise(
           rps: spread(rps),
           rpsRatio: ratios.rps,
           cpuRatio: ratios.cpu,
+          ...(runtimeBaseline !== undefined ? { runtimeBaseline } : {}),
+          runtimeRpsRatio: runtimeRatios.rps,
+          runtimeCpuRatio: runtimeRatios.cpu,
           headline: headline.headline,
           headlineReason: headline.reason,
           p50,
@@ -544,19 +615,22 @@ export function splitCosts(
       if (!layer || layerRow?.status !== "ok") continue;
       const of = (target: string) => countedCells(cells, scenario.name, row.connections, target);
       const framework = ratiosOf(of(row.target), of(layer));
-      const headline = headlineOf(of(row.target), [...of(layer), ...of(scenario.baseline)], row.rpsRatio, row.cpuRatio);
+      // Within one runtime: the limit is the row's own runtime's (bun-http-pg for Bun rows), where it has one.
+      const own = row.runtimeBaseline !== undefined && row.runtimeBaseline === layerRow.runtimeBaseline;
+      const limit = own ? (row.runtimeBaseline as string) : scenario.baseline;
+      const headline = headlineOf(of(row.target), [...of(layer), ...of(limit)], row.rpsRatio, row.cpuRatio);
       split.push({
         scenario: scenario.name,
         connections: row.connections,
         target: row.target,
         layer,
-        limit: scenario.baseline,
-        total: row.rpsRatio,
+        limit,
+        total: own ? row.runtimeRpsRatio : row.rpsRatio,
         framework: framework.rps,
-        dataAccess: layerRow.rpsRatio,
-        totalCpu: row.cpuRatio,
+        dataAccess: own ? layerRow.runtimeRpsRatio : layerRow.rpsRatio,
+        totalCpu: own ? row.runtimeCpuRatio : row.cpuRatio,
         frameworkCpu: framework.cpu,
-        dataAccessCpu: layerRow.cpuRatio,
+        dataAccessCpu: own ? layerRow.runtimeCpuRatio : layerRow.cpuRatio,
         headline: headline.headline,
       });
     }

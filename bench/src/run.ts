@@ -42,8 +42,10 @@ import {
   layerBaselineFor,
   measurementsPerRound,
   pinned,
+  runtimeBaselinesOf,
   TWINS,
   targetsOfScenario,
+  unavailableBaselines,
 } from "./targets.ts";
 
 export { findLocalPostmaster, restock, samplePools } from "./runner/database.ts";
@@ -196,6 +198,7 @@ function targetInfo(impl: Implementation, baseline: Baseline | undefined, remote
     framework: impl.framework,
     variant: impl.variant,
     language: impl.language,
+    runtime: impl.runtime,
     ...(baseline ? { baselineFor: baseline.baselineFor, layer: baseline.layer } : {}),
     ...(baseline?.twinOf ? { twinOf: baseline.twinOf } : {}),
     ...(remote ? { remote: true } : {}),
@@ -325,6 +328,7 @@ function describeScenarios(options: BenchOptions, selected: ScenarioName[], targ
       title: scenarios[name].title,
       kind,
       baseline: baselineFor(kind).name,
+      runtimes: runtimeBaselinesOf(options.impls, kind),
       ...(Object.keys(layers).length > 0 ? { layers } : {}),
     };
   });
@@ -603,6 +607,7 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       "duet: each side's server and PostgreSQL backends on a core of their own for the pair, under the same CPU quota; load generators not pinned";
   }
   const targets = planTargets(options, selected, remote);
+  for (const { name, reason } of unavailableBaselines(options, selected)) io.log(`skipping ${name}: ${reason}`);
   // Profiles go where the reports will (the same default directory as the CLI's, from the same start time).
   const profiler = options.profile
     ? new Profiler(options.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(startedAt)))

@@ -238,6 +238,7 @@ describe("--cpus/--memory control groups", () => {
           framework: "x",
           variant: "x",
           language: "typescript",
+          runtime: "node",
           dir: "",
           start: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] },
         },

@@ -64,6 +64,29 @@ export function ratioCells(row: SummaryRow, emphasise: (text: string) => string)
   ];
 }
 
+/**
+ * A row's ratio to its own runtime's raw baseline (bun-http for a Bun row, node-http for a Node row), in the row's
+ * headline metric: the framework's cost on its runtime, where ratioCells' (to Node's baseline) also carry what the
+ * runtime changes. `1.00×` on that baseline's own row; `–` where the runtime has no baseline here.
+ */
+export function runtimeRatioCell(row: SummaryRow): string {
+  // Runs written before runtimes had baselines: every row's was the reference.
+  const baseline = row.runtimeBaseline ?? (row.runtimeRpsRatio === undefined ? row.baseline : undefined);
+  if (baseline === undefined) return "–";
+  if (row.target === baseline) return "1.00×";
+  const cpu = row.headline === "cpu-per-request";
+  const ratio = (cpu ? row.runtimeCpuRatio : row.runtimeRpsRatio) ?? (cpu ? row.cpuRatio : row.rpsRatio);
+  const text = ratioWithInterval(ratio);
+  return text === "–" ? text : `${text}${cpu ? " CPU/req" : ""}`;
+}
+
+/** "bun-http (bun), deno-http (deno)": the scenario's runtime baselines besides the reference. */
+export const runtimeBaselinesText = (scenario: { baseline: string; runtimes?: Partial<Record<string, string>> }) =>
+  Object.entries(scenario.runtimes ?? {})
+    .filter(([, name]) => name !== undefined && name !== scenario.baseline)
+    .map(([runtime, name]) => `${name} (${runtime})`)
+    .join(", ");
+
 /** What a row says of the server: failed answers, peak memory, CPU, CPU per request. */
 export const serverCells = (row: SummaryRow) => [
   `${row.non2xx} / ${row.errors}`,

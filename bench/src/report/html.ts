@@ -14,6 +14,8 @@ import {
   resolvingPower,
   roleOf,
   roleText,
+  runtimeBaselinesText,
+  runtimeRatioCell,
   serverCells,
   splitCells,
   splitVerdictNote,
@@ -169,6 +171,8 @@ function table(rows: SummaryRow[], database: boolean, targets: readonly TargetIn
     "req/s median (min–max)",
     "× baseline req/s (95% CI)",
     "× baseline CPU/req (95% CI)",
+    "runtime",
+    "× own runtime's baseline (95% CI)",
     "p50 ms",
     "p90 ms",
     "p99 ms",
@@ -192,6 +196,8 @@ function table(rows: SummaryRow[], database: boolean, targets: readonly TargetIn
     const cells = [
       withRange(row.rps) + flag,
       ...ratioCells(row, (text) => `<strong title="${esc(row.headlineReason)}">${text}</strong>`),
+      esc(row.runtime ?? "–"),
+      runtimeRatioCell(row),
       ms(row.p50.median),
       ms(row.p90.median),
       ms(row.p99.median),
@@ -213,7 +219,7 @@ export function renderHtml(r: Results): string {
     for (const connections of [...new Set(rows.map((s) => s.connections))]) {
       const these = rows.filter((s) => s.connections === connections);
       sections.push(
-        `<section class="scenario" id="${esc(scenario.name)}-${connections}"><h2>${esc(scenario.name)} <small>${esc(scenario.title)} · ${connections} connections · baseline ${esc(scenario.baseline)}</small></h2>` +
+        `<section class="scenario" id="${esc(scenario.name)}-${connections}"><h2>${esc(scenario.name)} <small>${esc(scenario.title)} · ${connections} connections · baseline ${esc(scenario.baseline)}${runtimeBaselinesText(scenario) ? `; each runtime's own: ${esc(runtimeBaselinesText(scenario))}` : ""}</small></h2>` +
           throughputChart(`Requests/s (bar: median, whisker: min–max of ${o.repeats} repeats)`, these, r.targets) +
           latencyChart("Latency percentiles, ms (median of repeats, whisker: min–max)", these, 760, r.targets) +
           table(these, scenario.kind === "database", r.targets) +
@@ -230,7 +236,7 @@ export function renderHtml(r: Results): string {
   const saturated = r.summary.some((s) => s.loadGeneratorSaturated);
   const mark = (said: string) => `<em class="said">${esc(said)}</em>`;
   const split = r.split.length
-    ? `<h2>Framework cost × data-access cost</h2><p class="note">Each implementation's figure on a database scenario as a ratio to the raw baseline, split into framework (implementation ÷ the same data access without a framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request where the load generator saturated.</p><table><thead><tr><th>scenario</th><th>implementation</th><th>total</th><th>framework</th><th>data access</th><th>ratio of</th></tr></thead><tbody>${r.split
+    ? `<h2>Framework cost × data-access cost</h2><p class="note">Each implementation's figure on a database scenario as a ratio to the raw baseline of its own runtime (node-http-pg; bun-http-pg on Bun), split into framework (implementation ÷ the same data access without a framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request where the load generator saturated.</p><table><thead><tr><th>scenario</th><th>implementation</th><th>total</th><th>framework</th><th>data access</th><th>ratio of</th></tr></thead><tbody>${r.split
         .map((row) => {
           const [scenario, target, ...figures] = splitCells(r, row, esc, mark);
           const last = figures.pop();
@@ -279,7 +285,7 @@ ${memoryChart(r)}
 ${sections.join("\n")}
 ${profilesHtml(r)}
 ${saturated ? `<p class="note"><span class="warn">⚠</span> The load generator used at least ${Math.round(Number(o.loadGeneratorSaturationThreshold ?? 0.9) * 100)}% of its core: that figure may be the load generator's limit, not the server's.</p>` : ""}
-<p class="note">Ratios are geometric means of the ratios paired repeat by repeat with the baseline measured next to it, with 95% confidence intervals (Student's t on their logarithms); the bold one is the one to quote. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
+<p class="note">× own runtime's baseline is each row's ratio to the raw server of its own runtime (node-http, bun-http, deno-http; node-http-pg, bun-http-pg) in the quoted metric, the framework's cost on that runtime; × baseline is to Node's, so it also carries what the runtime changes (the same on Node rows). Ratios are geometric means of the ratios paired repeat by repeat with the baseline measured next to it, with 95% confidence intervals (Student's t on their logarithms); the bold one is the one to quote. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
 </body></html>
 `;
 }

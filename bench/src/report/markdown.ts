@@ -13,6 +13,8 @@ import {
   resolvingPower,
   roleOf,
   roleText,
+  runtimeBaselinesText,
+  runtimeRatioCell,
   serverCells,
   splitCells,
   splitVerdictNote,
@@ -44,15 +46,15 @@ function describeRun(r: Results): string[] {
 }
 
 const header =
-  "| implementation | req/s median (min–max) | × baseline req/s (95% CI) | × baseline CPU/req (95% CI) | precision | p50 ms | p99 ms | non-2xx / errors | peak RSS MB | server CPU | CPU µs/req | PG µs/req | load gen CPU |";
-const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+  "| implementation | req/s median (min–max) | × baseline req/s (95% CI) | × baseline CPU/req (95% CI) | precision | runtime | × own runtime's baseline (95% CI) | p50 ms | p99 ms | non-2xx / errors | peak RSS MB | server CPU | CPU µs/req | PG µs/req | load gen CPU |";
+const rule = "|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
 
 /** The ratio to quote is bold. */
 export function tableRow(row: SummaryRow, database = false, targets: readonly TargetInfo[] = []): string {
   const role = roleOf(row, targets);
   const name = role ? `*${row.target}* (${role})` : row.target;
   if (row.status === "failed") {
-    return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | – | – | – | ${row.non2xx} / ${row.errors} | – | – | – | – | – |`;
+    return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | – | ${row.runtime ?? "–"} | – | – | – | ${row.non2xx} / ${row.errors} | – | – | – | – | – |`;
   }
   const flag = row.loadGeneratorSaturated ? ` ${SATURATED}` : "";
   const short = row.belowRate ? ` ${BELOW_RATE}` : "";
@@ -64,6 +66,8 @@ export function tableRow(row: SummaryRow, database = false, targets: readonly Ta
     `${withRange(row.rps)}${flag}${short}${disturbed}`,
     ...ratioCells(row, (text) => (text !== "–" ? `**${text}**` : text)),
     isLimit ? "–" : `${precisionOf(headlineRatio)}, n=${headlineRatio.n}`,
+    row.runtime ?? "–",
+    runtimeRatioCell(row),
     ms(row.p50.median),
     ms(row.p99.median),
     ...serverCells(row),
@@ -83,7 +87,7 @@ export function splitTable(r: Results): string[] {
   const lines = [
     "## Framework cost × data-access cost",
     "",
-    "Each implementation's figure on a database scenario, as a ratio to the raw baseline (node:http + pg), split in two: **framework** = implementation ÷ the same data access with no framework (node-http-prisma: raw node:http calling packages/core), **data access** = that ÷ the raw baseline. framework × data access = total. The ratio quoted is requests/s, or server CPU per request (baseline ÷ implementation) where the load generator saturated; 95% confidence intervals in brackets.",
+    "Each implementation's figure on a database scenario, as a ratio to the raw baseline of its own runtime (node-http-pg: node:http + pg; bun-http-pg on Bun; node-http-pg for Python), split in two: **framework** = implementation ÷ the same data access with no framework (node-http-prisma: raw node:http calling packages/core; bun-http-prisma on Bun), **data access** = that ÷ the raw baseline. framework × data access = total. The ratio quoted is requests/s, or server CPU per request (baseline ÷ implementation) where the load generator saturated; 95% confidence intervals in brackets.",
     "",
     "| scenario | implementation | total | framework | data access | ratio of |",
     "|---|---|--:|--:|--:|---|",
@@ -151,7 +155,8 @@ export function renderMarkdown(r: Results): string {
         `## ${scenario.name} — ${scenario.title}${asked.length > 1 || !asked.includes(connections) ? `, ${connections} connections` : ""}`,
         "",
       );
-      lines.push(`Baseline: ${scenario.baseline}.`, "");
+      const others = runtimeBaselinesText(scenario);
+      lines.push(`Baseline: ${scenario.baseline}${others ? `; each runtime's own: ${others}` : ""}.`, "");
       lines.push(header, rule);
       for (const row of rows.filter((s) => s.connections === connections)) {
         lines.push(tableRow(row, scenario.kind === "database", r.targets));
@@ -184,7 +189,7 @@ export function renderMarkdown(r: Results): string {
     );
   }
   lines.push(
-    "Columns: req/s is the median over the repeats (min–max in brackets); the ratios are geometric means of the ratios paired repeat by repeat with the baseline run next to it, with their 95% confidence interval (Student's t on the logarithms); the bold one is the one to quote (CPU per request when the load generator saturated); precision is that interval's half-width; latencies are the medians of each repeat's percentiles; CPU is the server's whole process tree as a share of one core; CPU µs/req is server CPU time per response, PG µs/req PostgreSQL's (all its processes; shown for database scenarios when PostgreSQL runs on this machine). A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.",
+    "Columns: req/s is the median over the repeats (min–max in brackets); × baseline is the ratio to Node's raw server (node-http, node-http-pg), which carries what the runtime changes as well as the framework's cost; runtime is what runs the server, and × own runtime's baseline the ratio, in the quoted metric, to the raw server of that runtime (node-http, bun-http, deno-http; node-http-pg, bun-http-pg): the framework's cost on its runtime (the same as × baseline on Node rows; – where the runtime has no baseline here); the ratios are geometric means of the ratios paired repeat by repeat with the baseline run next to it, with their 95% confidence interval (Student's t on the logarithms); the bold one is the one to quote (CPU per request when the load generator saturated); precision is that interval's half-width; latencies are the medians of each repeat's percentiles; CPU is the server's whole process tree as a share of one core; CPU µs/req is server CPU time per response, PG µs/req PostgreSQL's (all its processes; shown for database scenarios when PostgreSQL runs on this machine). A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.",
     "",
   );
   lines.push(...profilesMarkdown(r));
