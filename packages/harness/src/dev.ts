@@ -32,6 +32,11 @@ const impl = parseCommandLine(
   },
   (named) => named === undefined,
 ) as Implementation;
+// A row whose runtime has no binary for this platform (Bun, Deno): why, in one line, before anything is provisioned.
+if (impl.unavailable) {
+  process.stderr.write(`error: ${impl.name} cannot run here: ${impl.unavailable}\n`);
+  process.exit(1);
+}
 
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "127.0.0.1";

@@ -76,6 +76,8 @@ let jwtSecret: string;
 }
 
 const dir = join(REPO_ROOT, impl.dir);
+// A row whose runtime has no binary for this platform (Bun, Deno): why, in one line.
+if (impl.unavailable) fail(`${impl.name} cannot run here: ${impl.unavailable}`);
 if (impl.language === "python" && !existsSync(impl.start.command)) {
   fail(`${impl.name} needs its Python environment: run bash ${impl.dir}/scripts/setup.sh first`);
 }
