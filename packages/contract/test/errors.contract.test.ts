@@ -393,6 +393,27 @@ describe.each(targets)("$name", (target) => {
       const res = await sendRaw("patch", "/users/not-a-uuid", '{"name":"Fine"}');
       expectProblem(res, "validation", ["params.id"]);
     });
+
+    // When several parts fail, only the first in the order params, headers, query, body is reported, whatever
+    // order a framework validates them in (Nest validates a handler's parameters together).
+    it.each([
+      ["a bad path id before a bad body", "patch", "/users/not-a-uuid", {}, { name: 5 }, "params.id"],
+      ["a bad path id before a bad query", "get", "/orders/not-a-uuid?include=users", {}, undefined, "params.id"],
+      [
+        "a bad idempotency key before a bad body",
+        "post",
+        "/orders",
+        { "idempotency-key": "k".repeat(256) },
+        { userId: 5 },
+        "headers.idempotency-key",
+      ],
+    ] as Array<[string, "get" | "post" | "patch", string, Record<string, string>, cases.Body | undefined, string]>)(
+      "reports %s",
+      async (_, method, path, headers, body, first) => {
+        const req = api()[method](path).set(headers);
+        expectProblem(await (body ? req.send(body) : req), "validation", [first]);
+      },
+    );
   });
 
   describe("deeply nested bodies", () => {
