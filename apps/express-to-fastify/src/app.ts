@@ -41,7 +41,7 @@ export const app = fp<AppOptions & { logger: Logger }>(
     // run on its not-found route, which is where Express must get the request.
     await fastify.register(expressRouters, { logger });
 
-    await fastify.register(metaRoutes, { framework: FRAMEWORK });
+    await fastify.register(metaRoutes);
     await fastify.register(productRoutes);
   },
   { name: "api", fastify: "5.x" },

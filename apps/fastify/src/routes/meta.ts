@@ -3,8 +3,8 @@ import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
-/** `framework`: the name /health gives (default `fastify`). */
-export const metaRoutes: FastifyPluginAsyncZod<{ framework?: string }> = async (fastify, { framework = "fastify" }) => {
+/** The operational routes; /health gives the name the metrics were created with (the metrics plugin's `framework`). */
+export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { dataAccess, metrics } = fastify;
 
   fastify.get("/", async (_request, reply) => reply.type("text/plain; charset=utf-8").send("Hello World!"));
@@ -12,7 +12,7 @@ export const metaRoutes: FastifyPluginAsyncZod<{ framework?: string }> = async (
   fastify.get("/health", { schema: { response: { 200: contract.Health } } }, async () => ({
     status: "ok" as const,
     timestamp: Date.now(),
-    framework,
+    framework: metrics.framework,
   }));
 
   fastify.get("/ready", { schema: { response: { 200: contract.Ready } } }, async () => {
