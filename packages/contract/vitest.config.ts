@@ -7,9 +7,12 @@ export default defineConfig({
     name: "contract",
     include: ["test/**/*.contract.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    // Counts the suite's requests in a URL run, for the coverage table.
+    setupFiles: ["test/support/request-log.ts"],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    reporters: ["default", "./test/matrix-reporter.ts"],
+    // The parity matrix; a JUnit file when CONTRACT_JUNIT names one (--junit); the coverage table in a URL run.
+    reporters: ["default", "./test/matrix-reporter.ts", "./test/junit-reporter.ts", "./test/coverage-reporter.ts"],
   },
 });

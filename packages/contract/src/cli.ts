@@ -1,19 +1,22 @@
-// pnpm test:contract [--impl a,b] [--url URL [--jwt-secret S] [--database-url U]] — runs the contract suite and
-// prints the parity matrix.
+// pnpm test:contract [--impl a,b] [--url URL [--jwt-secret S] [--database-url U]] [--junit FILE] — runs the
+// contract suite and prints the parity matrix (and, by URL, the coverage table).
 import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { checkUrlTarget, parseCommandLine, selectImplementations, UrlTargetError } from "@api-ref/harness";
 
-const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [-- vitest options]
-       pnpm test:contract --url URL [--jwt-secret SECRET] [--database-url URL] [-- vitest options]
+const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [--junit FILE] [-- vitest options]
+       pnpm test:contract --url URL [--jwt-secret SECRET] [--database-url URL] [--junit FILE] [-- vitest options]
   --impl          run against these implementations only (default: all registered); the suite starts each one
   --url           run against a server already running there instead, started on a freshly seeded database
                   (pnpm db:migrate and pnpm db:seed); checks that need what is not given are skipped and counted
   --jwt-secret    the JWT_SECRET the --url server signs tokens with (default: $JWT_SECRET), for the checks that
                   forge tokens
   --database-url  the --url server's database (default: $DATABASE_URL), for the checks that set up or inspect
-                  rows directly`;
+                  rows directly
+  --junit FILE    also write the run as a JUnit XML report to FILE (one test case per check, skipped checks with
+                  their reason); a relative FILE is taken from the repository root`;
 
 const { values, positionals: rest } = parseCommandLine(
   usage,
@@ -24,6 +27,7 @@ const { values, positionals: rest } = parseCommandLine(
         url: { type: "string" },
         "jwt-secret": { type: "string" },
         "database-url": { type: "string" },
+        junit: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       allowPositionals: true,
@@ -42,6 +46,7 @@ const { values, positionals: rest } = parseCommandLine(
       throw new Error("--jwt-secret and --database-url describe a --url server; with --impl the suite makes its own");
     if (values["database-url"] !== undefined && !/^postgres(ql)?:\/\//.test(values["database-url"]))
       throw new Error(`--database-url must be a postgres:// connection string, got "${values["database-url"]}"`);
+    if (values.junit !== undefined && values.junit.trim() === "") throw new Error("--junit needs a file name");
     return parsed;
   },
   (parsed) => parsed.values.help === true,
@@ -68,13 +73,20 @@ if (values.url) {
   env.JWT_SECRET = jwtSecret ?? "";
   env.DATABASE_URL = databaseUrl ?? "";
 }
-// Reporters given after -- replace the config's; the matrix (and the count of checks not made) stays.
-const matrix = fileURLToPath(new URL("../test/matrix-reporter.ts", import.meta.url));
-if (
-  rest.some((a) => a === "--reporter" || a.startsWith("--reporter=")) &&
-  !rest.some((a) => a.includes("matrix-reporter"))
-)
-  rest.push(`--reporter=${matrix}`);
+// pnpm runs this from packages/contract; a relative --junit is taken from where pnpm ran the root script (INIT_CWD:
+// the repository root), not from here.
+if (values.junit !== undefined) env.CONTRACT_JUNIT = resolve(process.env.INIT_CWD ?? process.cwd(), values.junit);
+// Reporters given after -- replace the config's; the matrix (and the count of checks not made), the JUnit file
+// and the coverage table stay.
+if (rest.some((a) => a === "--reporter" || a.startsWith("--reporter="))) {
+  for (const name of ["matrix-reporter", "junit-reporter", "coverage-reporter"]) {
+    if (!rest.some((a) => a.includes(name)))
+      rest.push(`--reporter=${fileURLToPath(new URL(`../test/${name}.ts`, import.meta.url))}`);
+  }
+}
 const config = fileURLToPath(new URL("../vitest.config.ts", import.meta.url));
-const result = spawnSync("vitest", ["run", "--config", config, ...rest], { stdio: "inherit", env });
+// In the package's directory, as pnpm runs it, whoever runs this file.
+const cwd = fileURLToPath(new URL("..", import.meta.url));
+const result = spawnSync("vitest", ["run", "--config", config, ...rest], { stdio: "inherit", env, cwd });
+if (result.error) process.stderr.write(`error: cannot run vitest (${result.error.message}); run this through pnpm\n`);
 process.exit(result.status ?? 1);

@@ -2,47 +2,19 @@
 // against a small stand-in server that behaves like a freshly seeded implementation signing its tokens with a known
 // secret.
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
-import { checkUrlTarget, forgeToken, freePort, UrlTargetError } from "@api-ref/harness";
+import { fixtureProducts } from "@api-ref/db/fixtures";
+import { checkUrlTarget, freePort, UrlTargetError } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STAND_IN_SECRET as SECRET, type StandIn, startStandIn } from "./support/stand-in-server.ts";
 
-const SECRET = "the-stand-in-server-secret";
-
-/** An HS256 token as the implementations issue it. */
-const token = (sub: string) => forgeToken(SECRET, sub);
-
-let stock: number = fixtureProducts.lowStock.stock;
-const server = http.createServer((req, res) => {
-  let body = "";
-  req.on("data", (chunk) => (body += chunk));
-  req.on("end", () => {
-    const json = (status: number, value: unknown) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(value));
-    };
-    if (req.url === "/health") return json(200, { status: "ok" });
-    if (req.url === `/products/${fixtureProducts.lowStock.id}`) return json(200, { stock });
-    if (req.url === "/auth/login" && req.method === "POST") {
-      const { email, password } = JSON.parse(body);
-      if (email === fixtureUsers.buyer.email && password === SEED_PASSWORD) {
-        return json(200, { token: token(fixtureUsers.buyer.id), tokenType: "Bearer", expiresIn: 3600 });
-      }
-      return json(401, {});
-    }
-    if (req.url === "/users" && req.method === "POST") return json(201, { id: randomUUID() });
-    json(404, {});
-  });
-});
+let standIn: StandIn;
 let url: string;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  standIn = await startStandIn();
+  url = standIn.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => standIn?.close());
 
 const failure = async (promise: Promise<unknown>) => {
   const error = await promise.then(
@@ -78,11 +50,11 @@ describe("checkUrlTarget", () => {
   });
 
   it("says when the database was used by an earlier run", async () => {
-    stock = 3;
+    standIn.stock = 3;
     try {
       expect(await failure(checkUrlTarget({ url }))).toMatch(/^the server's database is not a fresh seed .*stock 3/);
     } finally {
-      stock = fixtureProducts.lowStock.stock;
+      standIn.stock = fixtureProducts.lowStock.stock;
     }
   });
 

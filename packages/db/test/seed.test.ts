@@ -18,11 +18,35 @@ async function migratedDatabase(prefix: string) {
   return url;
 }
 
+/** Each seeded table's row count and the MD5 of its rows in id order (timestamps rendered in UTC). */
+async function tableChecksums(connectionString: string) {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("SET TIME ZONE 'UTC'");
+    const sums: Record<string, { rows: number; md5: string }> = {};
+    for (const table of ["users", "products", "orders", "idempotency_keys"]) {
+      const { rows } = await client.query<{ n: string; md5: string | null }>(
+        `SELECT count(*) AS n, md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) AS md5 FROM ${table} t`,
+      );
+      sums[table] = { rows: Number(rows[0]?.n), md5: String(rows[0]?.md5) };
+    }
+    return sums;
+  } finally {
+    await client.end();
+  }
+}
+
 function runSeedCli(args: string[], databaseUrl?: string) {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  return spawnSync(process.execPath, [SEED_CLI, ...args], { env, encoding: "utf8", timeout: 60_000 });
+  return spawnSync(process.execPath, [SEED_CLI, ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+    maxBuffer: 2 ** 26,
+  });
 }
 
 beforeAll(async () => {
@@ -70,6 +94,43 @@ describe("seed", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/seeded 2000 users, 10000 products, 20000 orders/);
     expect(await checksumDatabase(url)).toMatchObject({ users: 2000, products: 10000, orders: 20000 });
+  });
+
+  it("prints with --sql the same data as it inserts: loaded into a fresh migrated database, equal counts and checksum", async () => {
+    const [seeded, loaded] = await Promise.all([migratedDatabase("seed_direct"), migratedDatabase("seed_sql")]);
+    await seedDatabase(seeded);
+    const result = runSeedCli(["--sql"]); // no DATABASE_URL: the SQL needs none
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toMatch(/^\\/m); // no psql meta-command: any client that runs a script loads it
+    expect(result.stdout).toMatch(/\nCOMMIT;\nANALYZE users, products, orders;\n$/); // all of it, to the last line
+    const client = new pg.Client({ connectionString: loaded });
+    await client.connect();
+    try {
+      await client.query(result.stdout); // the whole script, as psql -f sends it: statement after statement
+    } finally {
+      await client.end();
+    }
+    const expected = await tableChecksums(seeded);
+    expect(expected).toMatchObject({ users: { rows: 1000 }, products: { rows: 5000 }, orders: { rows: 10000 } });
+    expect(await tableChecksums(loaded)).toEqual(expected);
+  });
+
+  it("prints with --sql --reset a script that replaces rows already there, and without it one that refuses them", async () => {
+    const url = await migratedDatabase("seed_sql_reset");
+    await seedDatabase(url);
+    const expected = await tableChecksums(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("UPDATE products SET stock = 0 WHERE id = $1", [fixtureProducts.lowStock.id]);
+      await expect(client.query(runSeedCli(["--sql"]).stdout)).rejects.toThrow(/duplicate key/);
+      await client.query("ROLLBACK");
+      await client.query(runSeedCli(["--sql", "--reset"]).stdout);
+    } finally {
+      await client.end();
+    }
+    expect(await tableChecksums(url)).toEqual(expected);
   });
 
   it.each([

@@ -8,6 +8,7 @@
 //   Needed for requests no client library sends: conflicting content-length / transfer-encoding, no Host,
 //   HTTP/1.0, pipelining, absolute-form targets, bytes that are not UTF-8, header blocks larger than a client
 //   allows, a POST with no body at all.
+import { channel } from "node:diagnostics_channel";
 import http from "node:http";
 import net from "node:net";
 
@@ -257,6 +258,19 @@ function parse(
   return { finals, interim, used: at, garbage: null };
 }
 
+/** What `exchange` publishes on `exchangeChannel` when an exchange ends. */
+export interface ExchangeRecord {
+  baseUrl: string;
+  /** Every byte written (all pieces). */
+  request: Buffer;
+  responses: SocketResponse[];
+}
+/**
+ * Every socket exchange, published as it ends, for whoever listens (the contract suite counts the statuses its
+ * requests got, whichever client sent them; node:http and fetch publish on their own channels).
+ */
+export const exchangeChannel = channel("api-ref:harness.exchange");
+
 /** Connects to `baseUrl`'s host and port, writes `request`, and collects the answers. */
 export function exchange(
   baseUrl: string,
@@ -279,6 +293,10 @@ export function exchange(
       clearTimeout(timer);
       if (closed) consume(true);
       socket.destroy();
+      if (exchangeChannel.hasSubscribers) {
+        const pieces = (options.pieces ?? [request]).map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p));
+        exchangeChannel.publish({ baseUrl, request: Buffer.concat(pieces), responses } satisfies ExchangeRecord);
+      }
       resolve({ responses, interim, closed, garbage });
     };
     const consume = (ended: boolean) => {

@@ -1,11 +1,19 @@
 // pnpm db:seed [--scale N] [--reset] — writes the deterministic data set to DATABASE_URL.
-import { DatabaseNotEmptyError, parseScale, seedDatabase } from "../seed.ts";
+// pnpm db:seed --sql [--scale N] [--reset] > seed.sql — prints it as plain SQL instead (no database needed).
+import { once } from "node:events";
+import { DatabaseNotEmptyError, parseScale, seedDatabase, seedSql } from "../seed.ts";
 import { fail, parseCli, requireDatabaseUrl } from "./args.ts";
 
-const usage = `usage: pnpm db:seed [--scale N] [--reset]
+const usage = `usage: pnpm db:seed [--scale N] [--reset] [--sql]
   --scale N   multiply the default 1,000 users / 5,000 products / 10,000 orders by N (default 1, at most 100)
-  --reset     delete existing users, products, orders and idempotency keys first`;
-const { values } = parseCli(usage, { scale: { type: "string" }, reset: { type: "boolean" } });
+  --reset     delete existing users, products, orders and idempotency keys first
+  --sql       print the seed as plain SQL on stdout instead of writing it to DATABASE_URL, for loading with psql
+              into a database migrated with pnpm db:migrate (pnpm db:seed --sql > seed.sql)`;
+const { values } = parseCli(usage, {
+  scale: { type: "string" },
+  reset: { type: "boolean" },
+  sql: { type: "boolean" },
+});
 if (values.help) {
   console.log(usage);
   process.exit(0);
@@ -16,13 +24,22 @@ try {
 } catch (error) {
   fail(`${(error as Error).message}\n\n${usage}`, 2);
 }
-const url = await requireDatabaseUrl();
-try {
-  const started = Date.now();
-  const counts = await seedDatabase(url, { scale, reset: values.reset === true });
-  console.log(
-    `seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders in ${Date.now() - started} ms`,
-  );
-} catch (error) {
-  fail((error as Error).message, error instanceof DatabaseNotEmptyError ? 3 : 1);
+if (values.sql) {
+  // A reader that stops early (`| head`) is not an error.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
+  for await (const chunk of seedSql({ scale, reset: values.reset === true })) {
+    if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+  }
+  // No process.exit() here: it would drop what a pipe has not taken yet (the script's last statements).
+} else {
+  const url = await requireDatabaseUrl();
+  try {
+    const started = Date.now();
+    const counts = await seedDatabase(url, { scale, reset: values.reset === true });
+    console.log(
+      `seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders in ${Date.now() - started} ms`,
+    );
+  } catch (error) {
+    fail((error as Error).message, error instanceof DatabaseNotEmptyError ? 3 : 1);
+  }
 }
