@@ -3,7 +3,10 @@
 // access runs (packages/core) and answering the same JSON. One route table over a `Db` (db.ts: pg with named
 // prepared statements, or Bun's built-in SQL client), served by node:http (node-http-pg.ts) or Bun.serve
 // (bun-http-pg.ts). Not in the contract suite.
-import { createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+// The password hashing every implementation shares (the scrypt format of docs/api.md, the dummy hash of an
+// unknown user): its cost is part of what the auth scenarios measure, so it is the same code, not a copy.
+import { hashPassword, verifyPassword } from "@api-ref/db/password";
 import type { Db } from "./db.ts";
 import { type Baseline, empty, type Handler, invalid, json, Problem, probeRoutes, route, UUID } from "./http.ts";
 import * as read from "./requests.ts";
@@ -332,37 +335,11 @@ export function pgBaseline(framework: string, db: Db): Baseline {
 
   // ---- auth -----------------------------------------------------------------------------------------------------
 
-  const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString("base64")}$${Buffer.alloc(64).toString("base64")}`;
-
-  function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-    const [, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split("$");
-    const expected = Buffer.from(hash ?? "", "base64");
-    return new Promise((resolve) =>
-      scrypt(
-        password,
-        Buffer.from(salt ?? "", "base64"),
-        expected.length,
-        { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 },
-        (error, actual) => resolve(!error && stored != null && timingSafeEqual(actual, expected)),
-      ),
-    );
-  }
-
   function signToken(sub: string) {
     const now = Math.floor(Date.now() / 1000);
     const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
     const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub, iat: now, exp: now + 3600 })}`;
     return `${unsigned}.${createHmac("sha256", jwtKey).update(unsigned).digest("base64url")}`;
-  }
-
-  /** The same hash format and cost as packages/db's hashPassword (scrypt N=16384, r=8, p=1, 16-byte salt). */
-  function hashPassword(password: string): Promise<string> {
-    const salt = randomBytes(16);
-    return new Promise((resolve, reject) =>
-      scrypt(password, salt, 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, hash) =>
-        error ? reject(error) : resolve(`scrypt$16384$8$1$${salt.toString("base64")}$${hash.toString("base64")}`),
-      ),
-    );
   }
 
   async function register(body: Row) {
