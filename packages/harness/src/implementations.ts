@@ -49,6 +49,17 @@ export const implementations: readonly Implementation[] = [
     dir: "apps/express",
     start: { command: process.execPath, args: ["src/server.ts"] },
   },
+  // Express 4 (npm's express@4, installed as `express4`): apps/express with the few changes Express 4 needs
+  // (apps/express4/README.md). The same framework, so /health reports "express"; the variant is its major version.
+  {
+    name: "express4",
+    framework: "express",
+    variant: "4",
+    language: "typescript",
+    runtime: "node",
+    dir: "apps/express4",
+    start: { command: process.execPath, args: ["src/server.ts"] },
+  },
   // The same Express app, unchanged, on Bun's Node compatibility (its node:http server).
   {
     name: "express-bun",
@@ -155,6 +166,16 @@ export const implementations: readonly Implementation[] = [
     dir: "apps/hono",
     ...onRuntime("deno", ["run", "--allow-all", "--no-prompt", "src/server.deno.ts"]),
     deviations: DENO_SERVE_DEVIATIONS,
+  },
+  // Elysia on Bun: its own app (apps/elysia), served by the same Bun.serve setup as hono-bun.
+  {
+    name: "elysia",
+    framework: "elysia",
+    variant: "default",
+    language: "typescript",
+    dir: "apps/elysia",
+    ...onRuntime("bun", ["src/server.ts"]),
+    deviations: BUN_SERVE_DEVIATIONS,
   },
   {
     name: "fastapi",
