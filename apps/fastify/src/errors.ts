@@ -7,7 +7,6 @@ import {
   methodsByPath,
   PROBLEM_CONTENT_TYPE,
   ProblemError,
-  problem,
   type RequestPart,
   undecodable,
   unmatched,
