@@ -18,17 +18,19 @@ from api_contract.models import ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQu
 from api_contract.problems import ProblemError
 
 from ..db import Database
-from ..dto import ORDER_COLUMNS, page, to_order
+from ..dto import ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, page, to_order
 
 _USER_JOIN = "JOIN users u ON u.id = o.user_id"
 _PRODUCT_JOIN = "JOIN products p ON p.id = o.product_id"
-_USER_SELECT = (
-    ", u.id AS u_id, u.email AS u_email, u.name AS u_name, u.created_at AS u_created_at, u.updated_at AS u_updated_at"
-)
-_PRODUCT_SELECT = (
-    ", p.id AS p_id, p.name AS p_name, p.description AS p_description, p.price_cents AS p_price_cents,"
-    " p.stock AS p_stock, p.created_at AS p_created_at, p.updated_at AS p_updated_at"
-)
+
+
+def _prefixed(columns: str, table: str) -> str:
+    """`, u.id AS u_id, u.email AS u_email, …`: a joined row's columns under its table's prefix (dto's `prefix`)."""
+    return "".join(f", {table}.{c} AS {table}_{c}" for c in columns.split(", "))
+
+
+_USER_SELECT = _prefixed(USER_COLUMNS, "u")
+_PRODUCT_SELECT = _prefixed(PRODUCT_COLUMNS, "p")
 _ORDER_SELECT = ", ".join(f"o.{c}" for c in ORDER_COLUMNS.split(", "))
 
 
