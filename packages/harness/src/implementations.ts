@@ -1,5 +1,6 @@
 // The one list of implementations, read by the contract suite, the bench and the fault suite. Adding an
 // implementation means adding one entry here: all three pick it up.
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUN_NODE_HTTP_DEVIATIONS, BUN_SERVE_DEVIATIONS, DENO_SERVE_DEVIATIONS, type Deviation } from "./deviations.ts";
 import { type Runtime, runtimeBinary } from "./runtimes.ts";
@@ -23,7 +24,10 @@ export interface Implementation {
   build?: { command: string; args: string[] };
   /** How to start it in production (cwd: dir); PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL come from the env. */
   start: { command: string; args: string[]; env?: Record<string, string> };
-  /** Why it cannot run on this machine (its runtime has no binary for this platform); such a row is skipped. */
+  /**
+   * Why it cannot run on this machine (its runtime has no binary for this platform, or its Python environment was
+   * not set up); such a row is skipped.
+   */
   unavailable?: string;
   /** Contract checks its runtime's HTTP server answers otherwise, before any app code runs (deviations.ts). */
   deviations?: readonly Deviation[];
@@ -188,6 +192,10 @@ export const implementations: readonly Implementation[] = [
     // the venv and installs packages/python into it, runs this export too.
     build: { command: process.execPath, args: ["../../packages/python/scripts/export-contract.ts"] },
     start: { command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`, args: ["-m", "app.server"] },
+    // The venv `pnpm install` makes when it finds a Python 3.11+ (packages/harness/src/setup-python.ts).
+    unavailable: existsSync(`${REPO_ROOT}apps/fastapi/.venv/bin/python`)
+      ? undefined
+      : "apps/fastapi/.venv is missing: install Python 3.11+ and run `pnpm install` again",
   },
 ];
 
