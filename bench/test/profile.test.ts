@@ -43,6 +43,8 @@ describe("layers", () => {
     ["APIRoute.handle", "fastapi/routing.py", "framework"],
     ["Connection._do_execute", "asyncpg/connection.py", "pg driver"],
     ["RequestId.__call__", "app/middleware.py", "app and core"],
+    ["list_products", "/repo/packages/python/api_core/data/products.py", "app and core"],
+    ["Text.validate", "api_contract/types.py", "app and core"],
     ["Runner.run", "asyncio/runners.py", "other"],
   ])("%s in %s is %s", (name, url, layer) => {
     expect(layerOf({ name, url })).toBe(layer);
