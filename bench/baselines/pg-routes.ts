@@ -6,6 +6,7 @@
 import { createHmac } from "node:crypto";
 // The password hashing every implementation shares (the scrypt format of docs/api.md, the dummy hash of an
 // unknown user): its cost is part of what the auth scenarios measure, so it is the same code, not a copy.
+import type { Order, Product, User } from "@api-ref/contract";
 import { hashPassword, verifyPassword } from "@api-ref/db/password";
 import type { Db } from "./db.ts";
 import { type Baseline, empty, type Handler, invalid, json, Problem, probeRoutes, route, UUID } from "./http.ts";
@@ -16,6 +17,8 @@ const jwtKey = process.env.JWT_SECRET ?? "";
 const pgArray = (items: readonly unknown[]) => `{${items.join(",")}}`;
 
 // ---- rows → JSON ----------------------------------------------------------------------------------------------
+// Each mapping `satisfies` the contract's field names (types only: Zod is not loaded), so that a field the
+// contract gains and a mapping lacks fails `pnpm typecheck` here.
 
 const USER_COLUMNS = "id, email, name, created_at, updated_at";
 const PRODUCT_COLUMNS = "id, name, description, price_cents, stock, created_at, updated_at";
@@ -25,36 +28,39 @@ const ORDER_COLUMNS =
 type Row = Record<string, unknown>;
 const iso = (v: unknown) => (v as Date).toISOString();
 
-const toUser = (r: Row, p = "") => ({
-  id: r[`${p}id`],
-  email: r[`${p}email`],
-  name: r[`${p}name`],
-  createdAt: iso(r[`${p}created_at`]),
-  updatedAt: iso(r[`${p}updated_at`]),
-});
-const toProduct = (r: Row, p = "") => ({
-  id: r[`${p}id`],
-  name: r[`${p}name`],
-  description: r[`${p}description`],
-  priceCents: r[`${p}price_cents`],
-  stock: r[`${p}stock`],
-  createdAt: iso(r[`${p}created_at`]),
-  updatedAt: iso(r[`${p}updated_at`]),
-});
-const toOrder = (r: Row) => ({
-  id: r.id,
-  userId: r.user_id,
-  productId: r.product_id,
-  quantity: r.quantity,
-  unitPriceCents: r.unit_price_cents,
-  // BIGINT: pg returns it as a string; totals stay far below 2^53.
-  totalCents: Number(r.total_cents),
-  status: r.status,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-  ...(r.u_id ? { user: toUser(r, "u_") } : {}),
-  ...(r.p_id ? { product: toProduct(r, "p_") } : {}),
-});
+const toUser = (r: Row, p = "") =>
+  ({
+    id: r[`${p}id`],
+    email: r[`${p}email`],
+    name: r[`${p}name`],
+    createdAt: iso(r[`${p}created_at`]),
+    updatedAt: iso(r[`${p}updated_at`]),
+  }) satisfies Record<keyof User, unknown>;
+const toProduct = (r: Row, p = "") =>
+  ({
+    id: r[`${p}id`],
+    name: r[`${p}name`],
+    description: r[`${p}description`],
+    priceCents: r[`${p}price_cents`],
+    stock: r[`${p}stock`],
+    createdAt: iso(r[`${p}created_at`]),
+    updatedAt: iso(r[`${p}updated_at`]),
+  }) satisfies Record<keyof Product, unknown>;
+const toOrder = (r: Row) =>
+  ({
+    id: r.id,
+    userId: r.user_id,
+    productId: r.product_id,
+    quantity: r.quantity,
+    unitPriceCents: r.unit_price_cents,
+    // BIGINT: pg returns it as a string; totals stay far below 2^53.
+    totalCents: Number(r.total_cents),
+    status: r.status,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    ...(r.u_id ? { user: toUser(r, "u_") } : {}),
+    ...(r.p_id ? { product: toProduct(r, "p_") } : {}),
+  }) satisfies Record<Exclude<keyof Order, "user" | "product">, unknown>;
 
 /** The route table of a raw PostgreSQL baseline named `framework`, on `db`. */
 export function pgBaseline(framework: string, db: Db): Baseline {
