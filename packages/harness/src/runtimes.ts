@@ -44,11 +44,12 @@ export function platformPackage(runtime: "bun" | "deno", platform = process.plat
 export function runtimeBinary(runtime: "bun" | "deno", fromPackageJson = ROOT_PACKAGE): RuntimeBinary {
   const wrapper = packageDir(runtime, fromPackageJson);
   if (!wrapper) return { missing: `${runtime} is not installed (run pnpm install)` };
-  const installed = join(wrapper, runtime === "bun" ? "bin/bun.exe" : "deno");
+  const exe = process.platform === "win32" ? ".exe" : "";
+  const installed = join(wrapper, runtime === "bun" ? "bin/bun.exe" : `deno${exe}`);
   if (isBinary(installed)) return { command: installed };
   const name = platformPackage(runtime);
   const platformDir = packageDir(name, join(wrapper, "package.json"));
-  const own = platformDir && join(platformDir, runtime === "bun" ? "bin/bun" : "deno");
+  const own = platformDir && join(platformDir, runtime === "bun" ? `bin/bun${exe}` : `deno${exe}`);
   if (own && isBinary(own)) return { command: own };
   return { missing: `${runtime} has no binary for ${process.platform}-${process.arch} (${name} is not installed)` };
 }
