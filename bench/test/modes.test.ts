@@ -1,32 +1,15 @@
 // The two ways to run other than the default, end to end through the CLI in smoke mode: `--workers 2` (every
 // server started as two worker processes, the pool divided) and `--target` (servers already running, started
 // here with the contract suite's launcher, measured without starting anything).
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import { implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Results } from "../src/results.ts";
 import { BASELINES } from "../src/targets.ts";
-
-const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-
-function bench(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
+import { bench, readResults } from "./support/cli.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -54,7 +37,7 @@ describe("--workers 2", () => {
       out,
     ]);
     expect(run.code, run.output).toBe(0);
-    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    const results = await readResults(out);
     expect(results.options).toMatchObject({ workers: 2, poolSize: 4, poolPerWorker: 2 });
     for (const name of ["node-http", "node-http-pg", "node-http-prisma", "express"]) {
       const target = results.targets.find((t) => t.name === name);
@@ -119,7 +102,7 @@ describe("--target", () => {
       { DATABASE_URL: databaseUrl },
     );
     expect(run.code, run.output).toBe(0);
-    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    const results = await readResults(out);
     expect(results.targets.map((t) => [t.name, t.remote])).toEqual([
       ["node-http", true],
       ["express", true],

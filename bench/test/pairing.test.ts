@@ -2,26 +2,12 @@
 // baseline, each side in its own control group (the kernel's CPU accounting in every cell), the A/A line recorded,
 // and a run whose A/A twin is slowed on purpose (V8's optimising compilers off) failing its precision check. Where this machine
 // cannot make control groups (not root, no writable cgroup hierarchy), the duet tests are skipped with the reason.
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectLayout } from "../src/limits.ts";
-import type { Results } from "../src/results.ts";
-
-const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-
-function bench(args: string[]) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
+import { bench, readResults } from "./support/cli.ts";
 
 const layout = detectLayout();
 const noGroups = "error" in layout ? layout.error : undefined;
@@ -41,7 +27,7 @@ const SHORT_HELLO = [
   ...["--settle", "1", "--repeats", "3", "--max-repeats", "3"],
 ];
 
-const read = async (out: string) => JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+const read = readResults;
 
 describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
   it("measures each target beside its partner in a control group, and records the A/A line", async () => {

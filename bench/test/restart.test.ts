@@ -1,25 +1,12 @@
 // --restart, end to end through the CLI on real servers: with `cell` every measured cell has a server process of its
 // own (a new pid each time, the ratios and the A/A line still produced); with `run` (a smoke run's default) a target's
 // cells share the one process started for the run.
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Results } from "../src/results.ts";
-
-const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-
-function bench(args: string[]) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
+import { bench, readResults } from "./support/cli.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -50,7 +37,7 @@ describe("--restart", () => {
     const run = await bench([...SHORT, "--restart", "cell", "--out", out]);
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain("a fresh process for every server before each of its measured cells");
-    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    const results = await readResults(out);
     expect(results.options).toMatchObject({ restart: "cell" });
     const pids = pidsByTarget(results);
     expect([...pids.keys()].sort()).toEqual(["express", "node-http", "node-http~aa"]);
@@ -77,7 +64,7 @@ describe("--restart", () => {
     const out = join(dir, "run");
     const run = await bench([...SHORT, "--out", out]);
     expect(run.code, run.output).toBe(0);
-    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Results;
+    const results = await readResults(out);
     expect(results.options).toMatchObject({ restart: "run" });
     for (const [target, list] of pidsByTarget(results)) {
       expect(list, target).toHaveLength(3);
