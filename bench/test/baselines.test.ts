@@ -10,7 +10,7 @@ import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenari
 import { BASELINES as ALL } from "../src/targets.ts";
 import { verifyScenario } from "../src/verify.ts";
 
-const only = process.env.BASELINES_ONLY?.split(",");
+const only = process.env.BASELINES_ONLY ? process.env.BASELINES_ONLY.split(",") : undefined;
 const BASELINES = ALL.filter((b) => !b.unavailable && (!only || only.includes(b.name)));
 
 let server: PostgresServer;
