@@ -96,8 +96,12 @@ export const DEFAULT_PAIRING: Pairing = "sequential";
 export const DEFAULT_DUET_CPUS = 0.4;
 /** Seconds of load that bring a server's JIT and heap to their working state (the precision study). */
 export const DEFAULT_SETTLE_S = 5;
-/** When a measuring run starts its servers (the precision study decides; runner/restart.ts says why). */
-export const DEFAULT_RESTART: Restart = "run";
+/**
+ * When a measuring run starts its servers: a fresh process per cell. The precision study (its sequential-fresh runs
+ * against sequential-quiet and -again) saw the A/A line at ±3.0% with a fresh process per cell against ±8.9% and
+ * ±10.3% with one process per run, in 1.5 times the time; runner/restart.ts says why.
+ */
+export const DEFAULT_RESTART: Restart = "cell";
 
 export class UsageError extends Error {}
 
@@ -163,7 +167,7 @@ export const USAGE = `usage: pnpm bench [options]
   --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
   --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
-  --duration S               measured seconds per cell (default 5; smoke 0.5; the auth routes at least 3, except in smoke)
+  --duration S               measured seconds per cell (default 3; smoke 0.5; the auth routes at least 3, except in smoke)
   --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
   --settle S                 seconds each server is loaded before it is first measured: before a scenario's first
                              round, or with --restart cell before every cell (default ${DEFAULT_SETTLE_S}; smoke 0)
@@ -390,7 +394,8 @@ function measuredWhat(values: Values, smoke: boolean, all: boolean) {
 function cellLengths(values: Values, smoke: boolean, all: boolean) {
   const seconds = (name: string, min: number, fallback: number) =>
     numberOption(values, name, (n) => n >= min && n <= 600, `a number of seconds from ${min} to 600`, fallback);
-  const durationS = seconds("duration", 0.5, smoke ? 0.5 : 5);
+  // 3 s: the precision study's cells; with a fresh process per cell, more shorter cells sample more processes.
+  const durationS = seconds("duration", 0.5, smoke ? 0.5 : 3);
   const settleS = seconds("settle", 0, smoke ? 0 : DEFAULT_SETTLE_S);
   const warmupS = seconds("warmup", 0, smoke ? 0 : 2);
   if (strOf(values)("budget") !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");

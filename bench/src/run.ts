@@ -31,7 +31,7 @@ import type { CapacityResult } from "./runner/capacity.ts";
 import { LOAD_TIMEOUT_S } from "./runner/cell.ts";
 import { backendPids, countRows, findLocalPostmaster, postgresInfo, samplePools } from "./runner/database.ts";
 import { plannedCellsPerTarget, planScenario, runScenario } from "./runner/scenario.ts";
-import type { CellCounter, DuetContext, LiveTarget, RunIo } from "./runner/types.ts";
+import type { CellCounter, DuetContext, LiveTarget, Restarter, RunIo } from "./runner/types.ts";
 import { connectionsFor, createRng, executionOrder, type Pools, type ScenarioName, scenarios } from "./scenarios.ts";
 import {
   BASELINES,
@@ -110,6 +110,8 @@ interface Target {
   group?: LimitGroup;
   /** --profile: how this server is sampled. */
   profile?: ProfileKind;
+  /** --restart cell: stopped between its cells (started anew for each). */
+  parked?: boolean;
 }
 
 /** How a server is started for `--workers N`: its own way (uvicorn reads WEB_CONCURRENCY), node:cluster for Node. */
@@ -298,20 +300,33 @@ async function launchTarget(target: Target, ctx: StartContext) {
 }
 
 /**
- * --restart cell: the runner's restart (runner/restart.ts) — the target's server stopped (gracefully: its pool
- * closes before the next one opens) and a new process started on the same database, in the same group and pinning.
+ * --restart cell: the runner's restarts (runner/restart.ts) — `fresh` stops the target's server if it runs (gracefully:
+ * its pool closes before the next one opens) and starts a new process on the same database, in the same group and
+ * pinning; `park` stops it until its next cell.
  */
-function restarter(targets: Target[], ctx: StartContext) {
-  return async (live: LiveTarget) => {
+function restarter(targets: Target[], ctx: StartContext): Restarter {
+  const find = (live: LiveTarget) => {
     const target = targets.find((t) => t.info.name === live.name);
-    if (!target?.running) throw new Error(`${live.name} has no server of the bench's to restart`);
-    await target.running.stop();
+    if (!target?.databaseUrl) throw new Error(`${live.name} is not a server the bench started`);
+    return target;
+  };
+  const stop = async (target: Target) => {
+    await target.running?.stop();
     target.running = undefined;
-    await launchTarget(target, ctx);
-    const running = target.running as RunningImplementation | undefined;
-    if (!running) throw new Error(`${live.name} did not start`);
-    live.url = running.url;
-    live.process = running.process;
+    target.parked = true;
+  };
+  return {
+    async fresh(live) {
+      const target = find(live);
+      await stop(target);
+      await launchTarget(target, ctx);
+      const running = target.running as RunningImplementation | undefined;
+      if (!running) throw new Error(`${live.name} did not start`);
+      target.parked = false;
+      live.url = running.url;
+      live.process = running.process;
+    },
+    park: async (live) => stop(find(live)),
   };
 }
 
@@ -355,7 +370,7 @@ function liveTargets(
   partnerOf: ((target: string) => string | undefined) | undefined,
 ): LiveTarget[] {
   return targets.flatMap((t) => {
-    if (!names.includes(t.info.name) || !t.url || !(t.info.remote || t.running)) return [];
+    if (!names.includes(t.info.name) || !t.url || !(t.info.remote || t.running || t.parked)) return [];
     const group = t.group;
     const partner = partnerOf?.(t.info.name);
     const live: LiveTarget = {
@@ -393,8 +408,8 @@ async function measureAll(
     started: number;
     io: RunIo;
     profiler: Profiler | undefined;
-    /** --restart cell: restarts a target's server (absent: each server runs for the whole run). */
-    restart: ((target: LiveTarget) => Promise<void>) | undefined;
+    /** --restart cell: fresh processes per cell (absent: each server runs for the whole run). */
+    restart: Restarter | undefined;
   },
 ): Promise<Measured> {
   const measured: Measured = { cells: [], verification: [], curve: [], capacity: [], probes: [] };
@@ -415,6 +430,12 @@ async function measureAll(
   const memoryLimit = options.memoryBytes === undefined ? undefined : formatBytes(options.memoryBytes);
   for (const [index, name] of selected.entries()) {
     const later = selected.slice(index + 1).reduce((n, s) => n + secondsOf(s), 0);
+    // The budget's spare time (beyond every scenario's least repeats) is shared out evenly among the scenarios still
+    // to run, so that the first one cannot spend it all; what one leaves unused goes to those after it.
+    const now = performance.now() / 1000;
+    const share =
+      deadline === undefined ? 0 : Math.max(0, (deadline - now - secondsOf(name) - later) / (selected.length - index));
+    const scenarioDeadline = now + secondsOf(name) + share;
     const outcome = await runScenario(name, liveTargets(targets, targetNames(name), memoryLimit, partners(name)), {
       pools: shared.data.pools,
       seed: shared.seed,
@@ -429,7 +450,7 @@ async function measureAll(
       ...(shared.restart ? { restart: shared.restart } : {}),
       output: (target) => targets.find((t) => t.info.name === target)?.running?.output() ?? "",
       ...(deadline !== undefined
-        ? { canExtend: (seconds: number) => performance.now() / 1000 + seconds + later <= deadline }
+        ? { canExtend: (seconds: number) => performance.now() / 1000 + seconds <= scenarioDeadline }
         : {}),
     });
     for (const key of ["verification", "cells", "curve", "capacity", "probes"] as const) {
@@ -597,7 +618,9 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       "--target with database scenarios needs DATABASE_URL: the database the target servers use (seeded with pnpm db:seed), for the ids the scenarios ask for and the stock reset before writes",
     );
   }
-  const { options, limits } = planLimits(asked, io);
+  // A row whose runtime has no binary here (or FastAPI without its environment) is left out, said in one line.
+  for (const impl of asked.impls.filter((i) => i.unavailable)) io.log(`skipping ${impl.name}: ${impl.unavailable}`);
+  const { options, limits } = planLimits({ ...asked, impls: asked.impls.filter((i) => !i.unavailable) }, io);
   const duetMode = options.pairing === "duet";
   // duet: each side's server is pinned to a core of its own per pair (runner/duet.ts), under equal quotas.
   const pinning = planPinning(options.pin && !remote && !duetMode);

@@ -20,14 +20,16 @@ const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
 describe("options", () => {
-  it("defaults: the core implementations on the deciding scenarios, 100 connections, 2 s + 5 s, 3–10 repeats", () => {
+  it("defaults: the core implementations on the deciding scenarios, 100 connections, 2 s + 3 s, 3–10 repeats", () => {
     const o = parse();
     expect(o.impls.map((i) => i.name)).toEqual([...CORE_IMPLEMENTATIONS]);
     expect(o.scenarios).toEqual([...DECIDING_SCENARIOS]);
     expect(o).toMatchObject({
       connections: [100],
-      durationS: 5,
+      durationS: 3,
       warmupS: 2,
+      settleS: 5,
+      restart: "cell",
       repeats: 3,
       maxRepeats: 10,
       precision: 0.05,
@@ -64,11 +66,24 @@ describe("options", () => {
     // sequential: a cell per target; duet: a pair per target but the limit (the other side of the pairs)
     expect(o.pairing).toBe("sequential");
     expect(o.scenarios.map((s) => measurementsPerRound({ ...o, pairing: "duet" }, s))).toEqual([6, 6, 7, 7, 7]);
-    const plan = o.scenarios.map((s) => ({ targets: measurementsPerRound(o, s), connections: 1 }));
+    // A fresh process per cell: its warm-up is the 5 s settling, and the restart costs RESTART_OVERHEAD_S.
+    const plan = o.scenarios.map((s) => ({
+      targets: measurementsPerRound(o, s),
+      connections: 1,
+      settleS: o.settleS,
+      restartS: RESTART_OVERHEAD_S,
+    }));
     const { min, max } = estimateSeconds(o, plan, 10);
-    // 38 cells × (2 + 5 + 0.8) s × 3 repeats + start-up ≈ 16 minutes; extra repeats stop at the budget
-    expect(min / 60).toBeCloseTo(16.15, 1);
+    // 38 cells × (5 + 0.7 + 3 + 0.8) s × 3 repeats + start-up ≈ 19.4 minutes; extra repeats stop at the budget
+    expect(min / 60).toBeCloseTo(19.38, 1);
     expect(max).toBe(20 * 60);
+    // One process per run: 38 cells × (2 + 3 + 0.8) s × 3 + each target's 5 s settling per scenario ≈ 15.5 minutes
+    const kept = o.scenarios.map((s) => ({
+      targets: measurementsPerRound(o, s),
+      connections: 1,
+      settleS: targetsOfScenario(o, s).length * o.settleS,
+    }));
+    expect(estimateSeconds(o, kept, 10).min / 60).toBeCloseTo(15.52, 1);
   });
 
   it("pairing: duet by default, sequential where one server is measured at a time, and what goes with each", () => {

@@ -105,6 +105,17 @@ export function roleOf(row: SummaryRow, targets: readonly TargetInfo[]): "baseli
 export const roleText = (t: TargetInfo) =>
   t.twinOf ? `A/A twin of ${t.twinOf}` : t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant;
 
+/**
+ * The Method line's cell: warm-up and measured seconds, and whether each cell had a fresh server process (its
+ * warm-up then at least the settling).
+ */
+export const cellText = (r: Results) => {
+  const o = r.options;
+  const fresh = o.restart === "cell";
+  const warmup = fresh ? Math.max(Number(o.warmupS), Number(o.settleS ?? 0)) : o.warmupS;
+  return `${fresh ? "a fresh server process per cell, " : ""}${warmup} s warm-up + ${o.durationS} s measured`;
+};
+
 /** The Method line's pairing: how each ratio's two sides were measured. */
 export const pairingText = (r: Results) =>
   (r.pairing ?? "sequential") === "duet"

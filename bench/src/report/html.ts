@@ -3,6 +3,7 @@
 
 import type { Results, SummaryRow, TargetInfo } from "../results.ts";
 import {
+  cellText,
   esc,
   isNum,
   mb,
@@ -272,7 +273,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666
       .map(([k, v]) => `${k} ${v}`)
       .join(", "),
   )}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>
-<dt>Method</dt><dd>${o.rates ? `latency against offered load: one fixed-rate run per rate, ${esc(String(o.rates))} req/s, latency from the scheduled send time` : o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(pairingText(r))}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
+<dt>Method</dt><dd>${o.rates ? `latency against offered load: one fixed-rate run per rate, ${esc(String(o.rates))} req/s, latency from the scheduled send time` : o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(pairingText(r))}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${cellText(r)}, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
 ${limitsText(r) ? `<dt>Limits</dt><dd>${esc(limitsText(r) as string)}</dd>` : ""}
 </dl>
 ${aa}

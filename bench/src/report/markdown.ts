@@ -2,6 +2,7 @@
 // to paste into a README.
 import type { Results, SummaryRow, TargetInfo } from "../results.ts";
 import {
+  cellText,
   escapeCell,
   mb,
   ms,
@@ -41,7 +42,7 @@ function describeRun(r: Results): string[] {
     `- **Machine**: ${r.machine.cpuModel}, ${r.machine.logicalCpus} logical CPUs, ${Math.round(r.machine.memoryBytes / 2 ** 30)} GiB, ${r.machine.platform} ${r.machine.kernel}; load average ${num(r.machine.loadAverage1m)} at the start`,
     `- **Pinning**: server ${r.pinning.server}, load generator ${r.pinning.loadGenerator}, PostgreSQL ${r.pinning.postgres} — ${r.pinning.note}`,
     `- **Software**: Node ${r.versions.node}, autocannon ${r.versions.autocannon}, Prisma ${r.versions["@prisma/client"]} (adapter-pg ${r.versions["@prisma/adapter-pg"]}), pg ${r.versions.pg}; PostgreSQL ${r.postgres.version.split(" ").slice(0, 2).join(" ")} (${r.postgres.provider})`,
-    `- **Method**: ${mode}; ${pairingText(r)}; ${o.connections} connections, pipelining ${o.pipelining}, ${o.warmupS} s warm-up + ${o.durationS} s measured, ${o.repeats} to ${o.maxRepeats ?? o.repeats} repeats interleaved (until every headline ratio's 95% interval is within ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker process(es) per server, DB_POOL_SIZE=${o.poolSize} in all (${o.poolPerWorker ?? o.poolSize} per worker); data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders); each scenario verified first (${o.verifySample} requests per server)`,
+    `- **Method**: ${mode}; ${pairingText(r)}; ${o.connections} connections, pipelining ${o.pipelining}, ${cellText(r)}, ${o.repeats} to ${o.maxRepeats ?? o.repeats} repeats interleaved (until every headline ratio's 95% interval is within ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker process(es) per server, DB_POOL_SIZE=${o.poolSize} in all (${o.poolPerWorker ?? o.poolSize} per worker); data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders); each scenario verified first (${o.verifySample} requests per server)`,
   ];
 }
 

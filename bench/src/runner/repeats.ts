@@ -6,7 +6,7 @@ import { type CellResult, countedCells, headlineOf, ratiosTo } from "../results.
 import type { ScenarioName } from "../scenarios.ts";
 import { type CellSpec, type CellState, measureCell } from "./cell.ts";
 import { measurePair } from "./duet.ts";
-import { freshProcess } from "./restart.ts";
+import { freshProcess, parkProcess } from "./restart.ts";
 import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
 import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
 
@@ -97,6 +97,7 @@ async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state
     );
     runs.push(await measureOnce(spec, ctx, state));
   }
+  await parkProcess(spec.target, ctx);
   return runs;
 }
 

@@ -39,6 +39,15 @@ export interface DuetContext {
   backends?(databaseUrl: string): Promise<number[]>;
 }
 
+/**
+ * --restart cell: `fresh` stops the target's server if it runs and starts a new one on the same database, updating the
+ * target's url and process (rejects when the new one does not start); `park` stops it until its next cell.
+ */
+export interface Restarter {
+  fresh(target: LiveTarget): Promise<void>;
+  park(target: LiveTarget): Promise<void>;
+}
+
 /** Cells done and planned in the whole run, and the seconds the measured ones took, for the progress line. */
 export interface CellCounter {
   cell: number;
@@ -77,11 +86,8 @@ export interface ScenarioRunContext {
   profiler?: Profiler;
   /** A server's recent output, shown when its verification fails. */
   output?: (target: string) => string;
-  /**
-   * --restart cell: stops the target's server and starts a fresh one on the same database, updating the target's
-   * url and process; rejects when the new one does not start (runner/restart.ts).
-   */
-  restart?: (target: LiveTarget) => Promise<void>;
+  /** --restart cell: fresh server processes for each cell (runner/restart.ts). */
+  restart?: Restarter;
   /** Whether one more round of this many seconds still fits the run's budget. */
   canExtend?: (seconds: number) => boolean;
 }

@@ -5,6 +5,7 @@ import type { VerificationRecord } from "../results.ts";
 import { type ScenarioName, scenarios } from "../scenarios.ts";
 import { verifyScenario } from "../verify.ts";
 import { restock } from "./database.ts";
+import { parkProcess } from "./restart.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 
 export async function verifyTargets(name: ScenarioName, targets: LiveTarget[], ctx: ScenarioRunContext) {
@@ -13,15 +14,31 @@ export async function verifyTargets(name: ScenarioName, targets: LiveTarget[], c
   const runnable: LiveTarget[] = [];
   for (const target of targets) {
     if (scenario.writes && target.databaseUrl) await restock(target.databaseUrl, ctx.pools.orderProductIds);
-    const result = await verifyScenario(target.url, scenario, ctx.pools, {
-      sampleSize: ctx.options.verifySample,
-      seed: ctx.seed,
-    });
+    // --restart cell: servers are parked between their cells; each is started to be verified, then parked again.
+    const started = await startForVerification(target, ctx);
+    const result = started
+      ? { ok: false, checked: 0, failed: 1, failures: [{ request: "(start)", problem: started }] }
+      : await verifyScenario(target.url, scenario, ctx.pools, {
+          sampleSize: ctx.options.verifySample,
+          seed: ctx.seed,
+        });
+    await parkProcess(target, ctx);
     verification.push({ scenario: name, target: target.name, ...result });
     if (result.ok) runnable.push(target);
     else reportFailure(name, target.name, result, ctx);
   }
   return { verification, runnable };
+}
+
+/** With --restart cell, a fresh process to verify; the reason when it does not start. */
+async function startForVerification(target: LiveTarget, ctx: ScenarioRunContext): Promise<string | undefined> {
+  if (!ctx.restart) return undefined;
+  try {
+    await ctx.restart.fresh(target);
+    return undefined;
+  } catch (error) {
+    return `the server did not start: ${(error as Error).message.split("\n")[0]}`;
+  }
 }
 
 function reportFailure(
