@@ -5,6 +5,7 @@ import type { MachineInfo } from "./proc.ts";
 import type { ProfileSummary } from "./profile/recorder.ts";
 import type { ScenarioKind, ScenarioName } from "./scenarios.ts";
 import { type Interval, pairedInterval, productInterval, ratio, type Spread, spread } from "./stats.ts";
+import { inSqlMode, SQL_SUFFIX } from "./targets.ts";
 import type { Verification } from "./verify.ts";
 
 /** --slo: a latency bound, one probe of the search for the highest rate keeping it, and what the search found. */
@@ -313,8 +314,6 @@ export interface Results {
 }
 
 /** Implementations in core's sql data-access mode (DATA_ACCESS=sql) are measured as rows named `NAME[sql]`. */
-export const SQL_SUFFIX = "[sql]";
-export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
 
 /** What runs a target: its recorded runtime, or (runs written before runtimes were recorded) Node or Python; `other` for a --target server. */
 export const runtimeOf = (target: { language: string; runtime?: string }) =>

@@ -2,7 +2,6 @@
 // the progress line and its counter of cells).
 import type { LimitGroup } from "../limits.ts";
 import type { LoadGenerator } from "../load/generator.ts";
-import type { BenchOptions } from "../options.ts";
 import type { ProfileKind, Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
 import type { Pools, ScenarioName } from "../scenarios.ts";
@@ -56,23 +55,28 @@ export interface CellCounter {
   seconds?: number;
 }
 
+/** The run's options a scenario needs (options.ts's BenchOptions has them all; see there what each means). */
+export interface RunOptions {
+  connections: number[];
+  repeats: number;
+  maxRepeats: number;
+  precision: number;
+  warmupS: number;
+  durationS: number;
+  rate: number | undefined;
+  pipelining: number;
+  verifySample: number;
+  smoke: boolean;
+  rates?: number[] | undefined;
+  slo?: { percentile: number; boundMs: number } | undefined;
+  settleS?: number;
+  restart?: "cell" | "run";
+}
+
 export interface ScenarioRunContext {
   pools: Pools;
   seed: number;
-  options: Pick<
-    BenchOptions,
-    | "connections"
-    | "repeats"
-    | "maxRepeats"
-    | "precision"
-    | "warmupS"
-    | "durationS"
-    | "rate"
-    | "pipelining"
-    | "verifySample"
-    | "smoke"
-  > &
-    Partial<Pick<BenchOptions, "rates" | "slo" | "settleS" | "restart">>;
+  options: RunOptions;
   loadGenerator: LoadGenerator;
   /** --pairing duet: what measuring two servers at once needs (absent: sequential). */
   duet?: DuetContext;
