@@ -6,6 +6,10 @@ import { dirname, join } from "node:path";
 import { type Implementation, REPO_ROOT, type Runtime, runtimeBinary } from "@api-ref/harness";
 import { type ScenarioKind, type ScenarioName, scenarios } from "./scenarios.ts";
 
+/** How a Node implementation in core's sql data-access mode is named: `NAME[sql]`. */
+export const SQL_SUFFIX = "[sql]";
+export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
+
 export interface Baseline extends Implementation {
   baselineFor: ScenarioKind;
   /**
@@ -128,10 +132,6 @@ export const BASELINES: readonly Baseline[] = [
     layer: "data-access",
   },
 ];
-
-/** How a Node implementation in core's sql data-access mode is named: `NAME[sql]`. */
-export const SQL_SUFFIX = "[sql]";
-export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
 
 /** How an A/A twin is named: the baseline's name and this suffix (`node-http~aa`). */
 export const TWIN_SUFFIX = "~aa";

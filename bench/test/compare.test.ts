@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compareCli, compareRuns, loadRun } from "../src/compare.ts";
 import { aaLines, type CellResult, type Results, resolutionOf, summarise, type TargetInfo } from "../src/results.ts";
+import { fakeCell } from "./support/cells.ts";
 
 const CLI = join(import.meta.dirname, "..", "src", "cli.ts");
 
@@ -30,28 +31,7 @@ function fakeRun(startedAt: string, ratios: Record<string, number[]>): Results {
   const rps: Record<string, number[]> = { "node-http": baseline, "node-http~aa": [1, 1.01, 0.99] };
   for (const [name, r] of Object.entries(ratios)) rps[name] = r;
   const cells: CellResult[] = Object.entries(rps).flatMap(([name, values]) =>
-    values.map((v, i) => {
-      const value = name === "node-http" ? v : v * (baseline[i] as number);
-      return {
-        scenario: "hello" as const,
-        connections: 100,
-        repeat: i + 1,
-        target: name,
-        position: 1,
-        outcome: {
-          durationS: 5,
-          completed: value * 5,
-          requestsPerSecond: value,
-          statusCounts: { 200: value * 5 },
-          non2xx: 0,
-          errors: 0,
-          timeouts: 0,
-          latency: { p50: 1, p90: 2, p99: 3, max: 6, mean: 1.2, count: value * 5 },
-        },
-        server: { cpuCores: 1, cpuSeconds: 5, peakRssBytes: 100 * 1048576, cpuMicrosPerRequest: 1e6 / value },
-        loadGenerator: { cpuCores: 0.5, saturated: false },
-      };
-    }),
+    values.map((v, i) => fakeCell("hello", name, i + 1, name === "node-http" ? v : v * (baseline[i] as number))),
   );
   const targets = [
     target("node-http", "baseline"),

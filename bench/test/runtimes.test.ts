@@ -5,17 +5,10 @@ import type { Implementation } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../src/report/html.ts";
 import { renderMarkdown } from "../src/report/markdown.ts";
-import {
-  type CellResult,
-  type Results,
-  ratiosTo,
-  type ScenarioInfo,
-  splitCosts,
-  summarise,
-  type TargetInfo,
-} from "../src/results.ts";
+import { type Results, ratiosTo, type ScenarioInfo, splitCosts, summarise, type TargetInfo } from "../src/results.ts";
 import type { ScenarioName } from "../src/scenarios.ts";
 import { BASELINES, TWINS, targetsOfScenario, unavailableBaselines } from "../src/targets.ts";
+import { fakeCell } from "./support/cells.ts";
 
 const row = (name: string, runtime: Implementation["runtime"]): Implementation => ({
   name,
@@ -105,27 +98,8 @@ const target = (name: string, runtime: string, role: TargetInfo["role"] = "basel
 
 /** Cells of one target: requests/s per repeat, CPU per request its inverse (one core busy). */
 function cellsOf(scenario: ScenarioName, name: string, rps: number[], pairs?: { with: string; ids: string[] }) {
-  return rps.map(
-    (value, i): CellResult => ({
-      scenario,
-      connections: 100,
-      repeat: i + 1,
-      target: name,
-      position: 1,
-      outcome: {
-        durationS: 5,
-        completed: value * 5,
-        requestsPerSecond: value,
-        statusCounts: { 200: value * 5 },
-        non2xx: 0,
-        errors: 0,
-        timeouts: 0,
-        latency: { p50: 1, p90: 2, p99: 3, max: 4, mean: 1, count: value * 5 },
-      },
-      server: { cpuCores: 1, cpuSeconds: 5, peakRssBytes: 1e8, cpuMicrosPerRequest: 1e6 / value },
-      loadGenerator: { cpuCores: 0.5, saturated: false },
-      ...(pairs ? { pair: { id: pairs.ids[i] as string, with: pairs.with } } : {}),
-    }),
+  return rps.map((value, i) =>
+    fakeCell(scenario, name, i + 1, value, pairs ? { pair: { id: pairs.ids[i] as string, with: pairs.with } } : {}),
   );
 }
 
