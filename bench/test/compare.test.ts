@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compareCli, compareRuns, loadRun } from "../src/compare.ts";
 import { aaLines, type CellResult, type Results, resolutionOf, summarise, type TargetInfo } from "../src/results.ts";
-import { fakeCell } from "./support/cells.ts";
+import { fakeCell, fakeRunContext } from "./support/cells.ts";
 
 const CLI = join(import.meta.dirname, "..", "src", "cli.ts");
 
@@ -42,32 +42,13 @@ function fakeRun(startedAt: string, ratios: Record<string, number[]>): Results {
   const summary = summarise(scenarios, targets, cells, []);
   const aa = aaLines(summary, targets);
   return {
-    schemaVersion: 2,
+    ...fakeRunContext(),
     startedAt,
     finishedAt: startedAt,
-    command: [],
     options: { connections: [100], durationS: 5, precision: 0.05 },
-    machine: {
-      hostname: "h",
-      platform: "linux",
-      kernel: "6.1",
-      arch: "x64",
-      cpuModel: "Test CPU",
-      logicalCpus: 2,
-      memoryBytes: 8 * 2 ** 30,
-      node: "v24.0.0",
-      v8: "13",
-      loadAverage1m: 0.1,
-    },
-    pinning: { taskset: true, server: "cpu 0", loadGenerator: "cpu 1", postgres: "–", harness: "cpu 1", note: "" },
-    postgres: { provider: "embedded", version: "PostgreSQL 18", settings: {} },
-    versions: { node: "v24.0.0" },
-    seed: 1,
-    scale: 1,
     rows: { users: 1000, products: 5000, orders: 10000 },
     targets,
     scenarios,
-    verification: [],
     cells,
     summary,
     split: [],

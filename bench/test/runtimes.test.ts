@@ -8,7 +8,7 @@ import { renderMarkdown } from "../src/report/markdown.ts";
 import { type Results, ratiosTo, type ScenarioInfo, splitCosts, summarise, type TargetInfo } from "../src/results.ts";
 import type { ScenarioName } from "../src/scenarios.ts";
 import { BASELINES, TWINS, targetsOfScenario, unavailableBaselines } from "../src/targets.ts";
-import { fakeCell } from "./support/cells.ts";
+import { fakeCell, fakeRunContext } from "./support/cells.ts";
 
 const row = (name: string, runtime: Implementation["runtime"]): Implementation => ({
   name,
@@ -150,32 +150,13 @@ function run(): Results {
   ];
   const summary = summarise(scenarios, targets, cells, []);
   return {
-    schemaVersion: 2,
+    ...fakeRunContext(),
     startedAt: "2026-01-02T03:04:05.000Z",
     finishedAt: "2026-01-02T03:14:05.000Z",
-    command: [],
     options: { connections: [100], durationS: 5, warmupS: 2, repeats: 3, pipelining: 1, poolSize: 10 },
-    machine: {
-      hostname: "h",
-      platform: "linux",
-      kernel: "6.1",
-      arch: "x64",
-      cpuModel: "Test CPU",
-      logicalCpus: 2,
-      memoryBytes: 2 ** 34,
-      node: "v24",
-      v8: "13",
-      loadAverage1m: 0.1,
-    },
-    pinning: { taskset: true, server: "cpu 0", loadGenerator: "cpu 1", postgres: "-", harness: "cpu 1", note: "n" },
-    postgres: { provider: "embedded", version: "PostgreSQL 18", settings: {} },
-    versions: { node: "v24" },
-    seed: 1,
-    scale: 1,
     rows: { users: 1, products: 1, orders: 1 },
     targets,
     scenarios,
-    verification: [],
     cells,
     summary,
     split: splitCosts(scenarios, targets, summary, cells),

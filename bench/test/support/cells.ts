@@ -1,6 +1,6 @@
 // A measured cell made up for the tests that check summaries, reports and comparisons on known figures: `rps`
 // requests/s over a 5 s run, one core busy (so CPU per request is its inverse), no error; `overrides` for the rest.
-import type { CellResult } from "../../src/results.ts";
+import type { CellResult, Results } from "../../src/results.ts";
 import type { ScenarioName } from "../../src/scenarios.ts";
 
 export function fakeCell(
@@ -31,3 +31,30 @@ export function fakeCell(
     ...overrides,
   };
 }
+
+/** What every made-up run has besides its own figures: the machine, pinning, PostgreSQL and versions (new objects each call). */
+export const fakeRunContext = (): Pick<
+  Results,
+  "schemaVersion" | "command" | "machine" | "pinning" | "postgres" | "versions" | "seed" | "scale" | "verification"
+> => ({
+  schemaVersion: 2,
+  command: [],
+  machine: {
+    hostname: "h",
+    platform: "linux",
+    kernel: "6.1",
+    arch: "x64",
+    cpuModel: "Test CPU",
+    logicalCpus: 2,
+    memoryBytes: 8 * 2 ** 30,
+    node: "v24.0.0",
+    v8: "13",
+    loadAverage1m: 0.1,
+  },
+  pinning: { taskset: true, server: "cpu 0", loadGenerator: "cpu 1", postgres: "–", harness: "cpu 1", note: "" },
+  postgres: { provider: "embedded", version: "PostgreSQL 18", settings: {} },
+  versions: { node: "v24.0.0" },
+  seed: 1,
+  scale: 1,
+  verification: [],
+});
