@@ -2,9 +2,8 @@
 // Deno come from npm as root devDependencies (`bun` and `deno`, pinned in the catalog), each with its binary in a
 // per-platform optional dependency (`@oven/bun-<platform>`, `@deno/<platform>`): a platform with no such package
 // has no binary, and the rows on that runtime are skipped with the reason `runtimeBinary` gives (README "Runtimes").
-import { existsSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export type Runtime = "node" | "bun" | "deno" | "python";
@@ -14,12 +13,26 @@ export type RuntimeBinary = { command: string; missing?: undefined } | { command
 
 const ROOT_PACKAGE = fileURLToPath(new URL("../../../package.json", import.meta.url));
 
-/** The directory of an npm package installed for `from` (a package.json path), or undefined. */
+/**
+ * The directory of an npm package installed for `from` (a package.json path), or undefined: the node_modules folders
+ * from `from`'s real directory up, as Node resolves a package — but not NODE_PATH, which pnpm's script shims set to
+ * its whole store (where a package installed for another project, or another platform's binary, may sit).
+ */
 function packageDir(name: string, from: string): string | undefined {
+  let dir: string;
   try {
-    return dirname(createRequire(from).resolve(`${name}/package.json`));
+    dir = dirname(realpathSync(from));
   } catch {
     return undefined;
+  }
+  for (;;) {
+    if (basename(dir) !== "node_modules") {
+      const candidate = join(dir, "node_modules", name);
+      if (existsSync(join(candidate, "package.json"))) return candidate;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 
