@@ -143,6 +143,11 @@ export interface CellResult {
    * of its own (started, settled, measured, stopped); with --restart run a target's cells share one.
    */
   pid?: number;
+  /**
+   * --restart cell: the start-up of this cell's fresh process, from spawn to its first answer to GET /health, in
+   * milliseconds (the claims' start-up ratios pair these by repeat, so that they get an interval).
+   */
+  startupMs?: number;
 }
 
 export interface VerificationRecord extends Verification {

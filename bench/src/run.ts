@@ -325,6 +325,7 @@ function restarter(targets: Target[], ctx: StartContext): Restarter {
       target.parked = false;
       live.url = running.url;
       live.process = running.process;
+      return running.startupMs;
     },
     park: async (live) => stop(find(live)),
   };

@@ -100,7 +100,7 @@ describe("verdictOf", () => {
   it("does not hold on the other side of 1, or with no difference measured", () => {
     expect(verdictOf(7.2, at(0.91, 0.85, 0.97))).toBe("does not hold");
     expect(verdictOf(1.3, at(1.02, 0.9, 1.1))).toBe("does not hold");
-    expect(verdictOf(1.3, at(1 + EVEN_BAND / 2))).toBe("does not hold");
+    expect(verdictOf(1.3, at(1 + EVEN_BAND / 2, 1, 1 + EVEN_BAND))).toBe("does not hold");
     // The article saw no difference; we see a large one.
     expect(verdictOf(1.0, at(2, 1.9, 2.1))).toBe("does not hold");
   });
@@ -128,6 +128,12 @@ describe("verdictOf", () => {
         }
       }
     }
+  });
+  it("can't tell on a single figure (no interval), however far from the claim; it may still hold", () => {
+    expect(verdictOf(1.3, at(1 + EVEN_BAND / 2))).toBe("can't tell");
+    expect(verdictOf(0.54, at(1.08))).toBe("can't tell");
+    expect(verdictOf(7.2, at(0.5))).toBe("can't tell");
+    expect(verdictOf(0.86, at(0.8))).toBe("holds");
   });
   it("not measured here without a measured ratio", () => {
     expect(verdictOf(2, at(Number.NaN))).toBe("not measured here");
@@ -168,6 +174,8 @@ function fakeResults(presetId: string): Results {
               latency: { p50: 10 / s, p90: 15 / s, p95: 17 / s, p99: 20 / s, max: 30, mean: 11, count: 1000 },
             },
             server: { cpuCores: 0.9, cpuSeconds: 1, peakRssBytes: 80e6 * s, cpuMicrosPerRequest: 900 / s },
+            // --restart cell: each cell's own start-up (the slower framework starts slower here).
+            startupMs: (300 / (speed[impl.name] ?? 1)) * (1 + repeat / 50),
           });
         }
   return {
@@ -239,6 +247,29 @@ describe("claims table", () => {
     expect(koa?.verdict).toBe("can't tell");
     expect(koa?.reasons.join("; ")).toMatch(/the 95% interval is ±\d+%: too few or too short repeats to tell/);
     expect(koa?.reasons.join("; ")).toContain("the 95% interval contains both the article's ratio and 1");
+  });
+
+  it("pairs the start-ups of fresh processes by repeat (--restart cell), else says one start-up has no interval", () => {
+    const claim = claims.find((c) => c.id === "fastify-express-prisma-crud");
+    const preset = PRESETS.find((p) => p.id === claim?.id);
+    if (!claim || !preset) throw new Error("missing");
+    const startupRow = (results: Results) =>
+      claimsTable(results, claim, preset).rows.find((r) => r.figure === "startup_ms");
+    const fresh = startupRow(fakeResults(claim.id));
+    // fastify-zod starts in half express4's time in every repeat: 0.5× with a narrow interval around it.
+    expect(fresh?.measured.ratio?.value).toBeCloseTo(0.5, 5);
+    expect(fresh?.measured.ratio?.n).toBe(3);
+    expect(fresh?.measured.text).toMatch(/^0\.50× \[0\.50–0\.50\]$/);
+    expect(fresh?.reasons.join(" ")).not.toContain("no interval");
+    // One process per run: the targets' single start-ups, a ratio without an interval, and no "does not hold".
+    const once = fakeResults(claim.id);
+    for (const cell of once.cells) delete cell.startupMs;
+    // …where fastify-zod started a little slower than express4 (the article: 0.54×).
+    for (const t of once.targets) t.startupMs = t.name === "fastify-zod" ? 324 : 300;
+    const single = startupRow(once);
+    expect(single?.measured.text).toBe("1.08× (one pair: no interval)");
+    expect(single?.verdict).toBe("can't tell");
+    expect(single?.reasons).toContain("one start-up per implementation: no interval");
   });
 
   it("says when the article ran at a fixed rate and this run did not", () => {

@@ -46,13 +46,15 @@ export function metricOf(figure: string): Metric | { notMeasured: string } {
   return { notMeasured: `no figure of the harness corresponds to "${figure}"` };
 }
 
-const pick: Record<"rps" | "p50" | "p95" | "p99" | "rss" | "cpu", (c: CellResult) => number | undefined> = {
+const pick: Record<"rps" | "p50" | "p95" | "p99" | "rss" | "cpu" | "startup", (c: CellResult) => number | undefined> = {
   rps: (c) => c.outcome?.requestsPerSecond,
   p50: (c) => c.outcome?.latency.p50,
   p95: (c) => c.outcome?.latency.p95,
   p99: (c) => c.outcome?.latency.p99,
   rss: (c) => c.server?.peakRssBytes,
   cpu: (c) => c.server?.cpuCores,
+  // --restart cell: each cell's fresh process's start-up.
+  startup: (c) => c.startupMs,
 };
 
 /** The measured cells: the throughput cells, or a ramp's steps (a --rate list runs those instead). */
@@ -247,10 +249,19 @@ export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): 
           let measured: Interval = NONE;
           const extra: string[] = [];
           if (metric === "startup") {
-            const a = r.targets.find((t) => t.name === impl)?.startupMs;
-            const b = r.targets.find((t) => t.name === refOurs)?.startupMs;
-            if (a !== undefined && b !== undefined && b > 0) measured = { ...NONE, value: a / b, n: 1 };
-            extra.push("one start-up per implementation: no interval");
+            // With --restart cell every cell started its server anew: those start-ups, paired by repeat, give an
+            // interval. Otherwise each server started once: one figure, no interval.
+            const everyScenario = [...new Set(measuredCells(r).map((c) => c.scenario))];
+            measured = pairedRatio(
+              perRepeat(r, everyScenario, undefined, impl, "startup"),
+              perRepeat(r, everyScenario, undefined, refOurs, "startup"),
+            );
+            if (measured.n === 0) {
+              const a = r.targets.find((t) => t.name === impl)?.startupMs;
+              const b = r.targets.find((t) => t.name === refOurs)?.startupMs;
+              if (a !== undefined && b !== undefined && b > 0) measured = { ...NONE, value: a / b, n: 1 };
+              extra.push("one start-up per implementation: no interval");
+            }
           } else if (metric === "seconds") {
             // Seconds for N requests = N ÷ requests/s: the ratio of seconds is the inverse ratio of requests/s.
             measured = pairedRatio(
@@ -276,6 +287,9 @@ export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): 
             extra.push(
               `the 95% interval is ±${Math.round(measured.halfWidth * 100)}%: too few or too short repeats to tell`,
             );
+          }
+          if (verdict === "can't tell" && !Number.isFinite(measured.low) && metric !== "startup") {
+            extra.push("one pair of figures: no interval, so no verdict against the article (run more repeats)");
           }
           if (verdict === "can't tell" && measured.low <= claimedRatio && claimedRatio <= measured.high) {
             extra.push("the 95% interval contains both the article's ratio and 1 (no difference)");

@@ -36,9 +36,10 @@ const halfWidthOf = ({ value, low, high }: Pick<Interval, "value" | "low" | "hig
  *  - holds: measured within ±HOLD_TOLERANCE of claimed, or claimed inside the measured interval (unless that
  *    interval also contains 1, where the article saw a difference: then it confirms nothing);
  *  - holds in direction only: both on the same side of 1 (beyond EVEN_BAND and the interval), but not as large;
- *  - can't tell: it would not hold, but the interval contains the claim or is wider than ±WIDE;
+ *  - can't tell: it would not hold, but the interval contains the claim or is wider than ±WIDE, or there is no
+ *    interval (a single figure: one pair, one start-up), which cannot show how far it is from the claim;
  *  - does not hold: the other side of 1, or no difference measured where the article saw one (or the reverse),
- *    on an interval narrow enough to say so (or on a single figure, which has none);
+ *    on an interval narrow enough to say so;
  *  - not measured here: no finite measured ratio.
  */
 export function verdictOf(claimed: number, measured: Pick<Interval, "value" | "low" | "high">): Verdict {
@@ -53,5 +54,6 @@ export function verdictOf(claimed: number, measured: Pick<Interval, "value" | "l
   const said = direction(claimed);
   const seen = direction(measured.value, measured.low, measured.high);
   if (said !== 0 && said === seen) return "holds in direction only";
-  return containsClaim || halfWidthOf(measured) > WIDE ? "can't tell" : "does not hold";
+  const noInterval = !Number.isFinite(measured.low) || !Number.isFinite(measured.high);
+  return containsClaim || noInterval || halfWidthOf(measured) > WIDE ? "can't tell" : "does not hold";
 }

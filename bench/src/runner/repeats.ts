@@ -82,7 +82,11 @@ export function finishState(state: CellState, cell: CellResult, plan: ScenarioPl
 
 /** One run of a cell: on a fresh server process with --restart cell (runner/restart.ts). */
 async function measureOnce(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult> {
-  return (await freshProcess(spec, ctx, state)) ?? (await measureCell(spec, ctx, state));
+  const fresh = await freshProcess(spec, ctx, state);
+  if (fresh && "failed" in fresh) return fresh.failed;
+  const cell = await measureCell(spec, ctx, state);
+  if (fresh) cell.startupMs = fresh.startupMs;
+  return cell;
 }
 
 /** One cell, run again while disturbed; every run is kept (the disturbed ones marked discarded). */

@@ -20,29 +20,31 @@ import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 export const RESTART_OVERHEAD_S = 0.7;
 
 /**
- * Starts the cell's target anew when the run restarts per cell. Returns the cell, failed, when the new process does
- * not start (the failure names why); undefined when the cell can be measured.
+ * Starts the cell's target anew when the run restarts per cell: resolves to the new process's start-up time, or to
+ * the cell, failed, when the new process does not start (the failure names why); undefined when the run keeps one
+ * process per server.
  */
 export async function freshProcess(
   spec: CellSpec,
   ctx: ScenarioRunContext,
   state: CellState,
-): Promise<CellResult | undefined> {
+): Promise<{ startupMs: number } | { failed: CellResult } | undefined> {
   if (!ctx.restart) return undefined;
   state.phase = "restarting";
   ctx.io.progress.update(state);
   try {
-    await ctx.restart.fresh(spec.target);
-    return undefined;
+    return { startupMs: await ctx.restart.fresh(spec.target) };
   } catch (error) {
     return {
-      scenario: spec.scenario,
-      connections: spec.connections,
-      repeat: spec.repeat,
-      target: spec.target.name,
-      position: spec.position,
-      startedAt: new Date().toISOString(),
-      failure: `the server did not restart: ${(error as Error).message.split("\n")[0]}`,
+      failed: {
+        scenario: spec.scenario,
+        connections: spec.connections,
+        repeat: spec.repeat,
+        target: spec.target.name,
+        position: spec.position,
+        startedAt: new Date().toISOString(),
+        failure: `the server did not restart: ${(error as Error).message.split("\n")[0]}`,
+      },
     };
   }
 }

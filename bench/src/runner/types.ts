@@ -43,7 +43,8 @@ export interface DuetContext {
  * target's url and process (rejects when the new one does not start); `park` stops it until its next cell.
  */
 export interface Restarter {
-  fresh(target: LiveTarget): Promise<void>;
+  /** Starts the target anew; resolves to the new process's start-up time in milliseconds. */
+  fresh(target: LiveTarget): Promise<number>;
   park(target: LiveTarget): Promise<void>;
 }
 
