@@ -61,6 +61,19 @@ describe("presets", () => {
 });
 
 describe("--preset and --claims usage", () => {
+  it("a preset whose article names Express 4 measures express4; every other one, Express 5 (express)", () => {
+    for (const claim of claims) {
+      const preset = PRESETS.find((p) => p.id === claim.id);
+      if (!preset) throw new Error(`no preset for ${claim.id}`);
+      if (!JSON.stringify(claim.figures).includes('"express"')) continue;
+      const ours = preset.frameworks.express ?? ["express"];
+      const names = resolvePreset(claim.id, []).options.impls.map((i) => i.name);
+      const express4 = /Express 4/.test(claim.setup.versions ?? "");
+      expect(ours, claim.id).toEqual([express4 ? "express4" : "express"]);
+      expect(names, claim.id).toContain(express4 ? "express4" : "express");
+      expect(names, claim.id).not.toContain(express4 ? "express" : "express4");
+    }
+  });
   it("an unknown preset is a usage error listing the ids", () => {
     expect(() => extractPresetArgs(["--preset", "nope"])).toThrow(UsageError);
     expect(() => extractPresetArgs(["--preset", "nope"])).toThrow(PRESET_IDS.join(", "));

@@ -2,26 +2,20 @@
 // server started as two worker processes, the pool divided) and `--target` (servers already running, started
 // here with the contract suite's launcher, measured without starting anything).
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import { implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASELINES } from "../src/targets.ts";
 import { bench, readResults } from "./support/cli.ts";
+import { scratchDir } from "./support/scratch.ts";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "bench-modes-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = scratchDir("modes");
 
 describe("--workers 2", () => {
   it("starts every server as two workers with half the pool each, and measures them", async () => {
-    const out = join(dir, "workers");
+    const out = scratch("workers");
     const run = await bench([
       "--smoke",
       "--workers",
@@ -88,7 +82,7 @@ describe("--target", () => {
 
   it("verifies and measures servers it did not start, without CPU figures, and says so", async () => {
     const [express, nodeHttp] = running;
-    const out = join(dir, "target");
+    const out = scratch("target");
     const run = await bench(
       [
         "--smoke",

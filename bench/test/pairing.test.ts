@@ -2,24 +2,17 @@
 // baseline, each side in its own control group (the kernel's CPU accounting in every cell), the A/A line recorded,
 // and a run whose A/A twin is slowed on purpose (V8's optimising compilers off) failing its precision check. Where this machine
 // cannot make control groups (not root, no writable cgroup hierarchy), the duet tests are skipped with the reason.
-import { mkdtemp, rm } from "node:fs/promises";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableParallelism } from "node:os";
+import { describe, expect, it } from "vitest";
 import { detectLayout } from "../src/limits.ts";
 import { bench, readResults } from "./support/cli.ts";
+import { scratchDir } from "./support/scratch.ts";
 
 const layout = detectLayout();
 const noGroups = "error" in layout ? layout.error : undefined;
 if (noGroups) console.warn(`skipping the duet tests: ${noGroups}`);
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "bench-pairing-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = scratchDir("pairing");
 
 /** express on hello in three short rounds: enough pairs for an interval that a slowed twin cannot hide in. */
 const SHORT_HELLO = [
@@ -31,7 +24,7 @@ const read = readResults;
 
 describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
   it("measures each target beside its partner in a control group, and records the A/A line", async () => {
-    const out = join(dir, "duet");
+    const out = scratch("duet");
     // --smoke: an A/A interval that excludes 1 by chance (one run in twenty) is noted, not failed, so that this
     // test does not depend on it; the cells are made longer than smoke's own half second.
     const run = await bench([
@@ -112,7 +105,7 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
   }, 600_000);
 
   it("fails its precision check when one copy of the A/A pair is slowed on purpose", async () => {
-    const out = join(dir, "handicap");
+    const out = scratch("handicap");
     const run = await bench(["--pairing", "duet", "--handicap-twin", ...SHORT_HELLO, "--out", out]);
     expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/FAILED: A\/A check on hello @100: node-http~aa ÷ node-http = 0\.\d+× .* excludes 1/);
@@ -124,7 +117,7 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
 
 describe("--pairing sequential", () => {
   it("measures the A/A twin as one more target of every round, and flags a slowed twin too", async () => {
-    const out = join(dir, "sequential");
+    const out = scratch("sequential");
     const run = await bench(["--pairing", "sequential", "--handicap-twin", ...SHORT_HELLO, "--out", out]);
     expect(run.code, run.output).toBe(1);
     const results = await read(out);

@@ -19,6 +19,7 @@ import {
   summarise,
   type TargetInfo,
 } from "../src/results.ts";
+import { fakeRunContext } from "./support/cells.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -166,10 +167,8 @@ function fixtureResults(
   const summary = summarise(scenarios, targets, cells, verification);
   const aa = aaLines(summary, targets);
   return {
-    schemaVersion: 2,
     startedAt: "2026-01-02T03:04:05.000Z",
     finishedAt: "2026-01-02T03:14:05.000Z",
-    command: [],
     options: {
       connections: [100],
       durationS: 5,
@@ -181,30 +180,11 @@ function fixtureResults(
       rate: null,
       loadGeneratorSaturationThreshold: 0.9,
     },
-    machine: {
-      hostname: "h",
-      platform: "linux",
-      kernel: "6.1",
-      arch: "x64",
-      cpuModel: "Test CPU",
-      logicalCpus: 2,
-      memoryBytes: 24 * 2 ** 30,
-      node: "v24.0.0",
-      v8: "13",
-      loadAverage1m: 0.1,
-    },
-    pinning: {
-      taskset: true,
-      server: "cpu 0",
-      loadGenerator: "cpu 1",
-      postgres: "not pinned",
-      harness: "cpu 1",
-      note: "n",
-    },
+    ...fakeRunContext(),
+    machine: { ...fakeRunContext().machine, memoryBytes: 24 * 2 ** 30 },
+    pinning: { ...fakeRunContext().pinning, postgres: "not pinned", note: "n" },
     postgres: { provider: "embedded", version: "PostgreSQL 18.4 on x86_64", settings: {} },
     versions: { node: "v24.0.0", autocannon: "9.0.0", pg: "8", "@prisma/client": "7", "@prisma/adapter-pg": "7" },
-    seed: 1,
-    scale: 1,
     rows: { users: 1000, products: 5000, orders: 10000 },
     targets,
     scenarios,

@@ -1,20 +1,12 @@
 // --restart, end to end through the CLI on real servers: with `cell` every measured cell has a server process of its
 // own (a new pid each time, the ratios and the A/A line still produced); with `run` (a smoke run's default) a target's
 // cells share the one process started for the run.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Results } from "../src/results.ts";
 import { bench, readResults } from "./support/cli.ts";
+import { scratchDir } from "./support/scratch.ts";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "bench-restart-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = scratchDir("restart");
 
 /** express on hello, three short rounds (smoke: an A/A interval that excludes 1 by chance is noted, not failed). */
 const SHORT = [
@@ -33,7 +25,7 @@ function pidsByTarget(results: Results): Map<string, Array<number | undefined>> 
 
 describe("--restart", () => {
   it("cell: a fresh server process for every measured cell, and the ratios still come out", async () => {
-    const out = join(dir, "cell");
+    const out = scratch("cell");
     const run = await bench([...SHORT, "--restart", "cell", "--out", out]);
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain("a fresh process for every server before each of its measured cells");
@@ -61,7 +53,7 @@ describe("--restart", () => {
   }, 120_000);
 
   it("run (a smoke run's default): each target's cells measure the one process started for the run", async () => {
-    const out = join(dir, "run");
+    const out = scratch("run");
     const run = await bench([...SHORT, "--out", out]);
     expect(run.code, run.output).toBe(0);
     const results = await readResults(out);

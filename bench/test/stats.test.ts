@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type CellResult, type ScenarioInfo, summarise, type TargetInfo } from "../src/results.ts";
 import { median, pairedInterval, percentile, ratio, spread, summariseLatencies, tQuantile975 } from "../src/stats.ts";
+import { fakeCell } from "./support/cells.ts";
 
 /**
- * One measured cell of "hello" at 100 connections, healthy unless told: `p99` sets the latency percentiles
- * around it, `failure` marks the repeat failed (with 3 non-2xx answers), and the server's CPU per request is
- * 1 s / rps unless given.
+ * One measured cell of "hello" at 100 connections (test/support/cells.ts), healthy unless told: `p99` sets the
+ * latency percentiles around it, `failure` marks the repeat failed (with 3 non-2xx answers), and the server's CPU
+ * per request is 1 s / rps unless given.
  */
 function helloCell(
   target: string,
@@ -17,26 +18,13 @@ function helloCell(
     cpuMicrosPerRequest = 1e6 / rps,
   }: { p99?: number; failure?: string; cpuMicrosPerRequest?: number } = {},
 ): CellResult {
-  return {
-    scenario: "hello",
-    connections: 100,
-    repeat,
-    target,
-    position: 1,
-    outcome: {
-      durationS: 5,
-      completed: rps * 5,
-      requestsPerSecond: rps,
-      statusCounts: { 200: rps * 5 },
-      non2xx: failure ? 3 : 0,
-      errors: 0,
-      timeouts: 0,
-      latency: { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3, count: rps * 5 },
-    },
-    server: { cpuCores: 1, cpuSeconds: 5, peakRssBytes: 100 * 1048576, cpuMicrosPerRequest },
-    loadGenerator: { cpuCores: 0.5, saturated: false },
-    ...(failure ? { failure } : {}),
-  };
+  const cell = fakeCell("hello", target, repeat, rps, failure ? { failure } : {});
+  if (cell.outcome) {
+    cell.outcome.non2xx = failure ? 3 : 0;
+    cell.outcome.latency = { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3, count: rps * 5 };
+  }
+  if (cell.server) cell.server = { ...cell.server, peakRssBytes: 100 * 1048576, cpuMicrosPerRequest };
+  return cell;
 }
 
 describe("statistics on known inputs", () => {

@@ -154,7 +154,15 @@ function reasonsOf(r: Results, claim: PublishedClaim, scenarios: ScenarioName[],
   }
   const versions = claim.setup.versions ?? "";
   const express = r.targets.find((t) => t.name === "express")?.versions.express;
-  if (/Express 4/.test(versions) && express) reasons.push(`Express 4 in the article, Express ${express} here`);
+  if (targets.includes("express") && express) {
+    // A preset whose article names Express 4 measures express4 (presets.ts): this is for one that did not.
+    if (/Express 4/.test(versions)) reasons.push(`Express 4 in the article, Express ${express} here`);
+    else if (!/Express \d/.test(versions)) {
+      reasons.push(
+        `the article does not say which Express it ran; Express ${express} here (Express 4: the express4 row)`,
+      );
+    }
+  }
   // results.json records an unset rate as null.
   const o = r.options as { rate?: number | null; rates?: number[] | null };
   if (
