@@ -150,6 +150,8 @@ function fixtureResults(
             ? { postgres: { cpuCores: 0.3, cpuMicrosPerRequest: target === "express" ? 25 : 30 } }
             : {}),
           ...(target === "broken" && i === 1 ? { failure: "12 unexpected non-2xx responses (12× 500)" } : {}),
+          // --restart cell: express's fresh processes started in 200, 210 and 220 ms (the others ran one process).
+          ...(target === "express" ? { startupMs: 200 + i * 10 } : {}),
         });
       }
     }
@@ -273,6 +275,9 @@ describe("report files", () => {
     expect(md).toContain("⚠ The load generator used at least 90% of its core");
     expect(md).toMatch(/\| express \| 4,000 .*\| 25\.0 ◆ \|/);
     expect(md).toContain("◆ Less PostgreSQL CPU per request than the raw baseline");
+    // start-up: the median of express's six fresh processes; one start for a target that ran one process
+    expect(md).toMatch(/\| express \| [^|]+ \| 210 \(median of 6\) \|/);
+    expect(md).toMatch(/\| node-http \| [^|]+ \| 110 \|/);
     const flagged = (await readFile(files.json, "utf8")).match(/"beatsBaselineOnPostgres": ?true/g);
     expect(flagged).toHaveLength(1);
   });

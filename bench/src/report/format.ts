@@ -1,6 +1,6 @@
 // Number formatting and table cells shared by the Markdown and HTML reports.
 import type { AaLine, Results, SplitRow, SummaryRow, TargetInfo } from "../results.ts";
-import { type Difference, differenceOf, type Interval, type Spread } from "../stats.ts";
+import { type Difference, differenceOf, type Interval, median, type Spread } from "../stats.ts";
 
 export const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
 
@@ -102,6 +102,16 @@ export function roleOf(row: SummaryRow, targets: readonly TargetInfo[]): "baseli
 }
 
 /** The start-up table's role column: "baseline (database)", "A/A twin of node-http", or the implementation's variant. */
+/**
+ * A target's start-up in milliseconds as the report quotes it: with --restart cell, the median of its cells' fresh
+ * processes (and how many); otherwise its one start.
+ */
+export function startupText(r: Results, t: TargetInfo): string {
+  const starts = r.cells.filter((c) => c.target === t.name && !c.discarded && isNum(c.startupMs));
+  if (starts.length === 0) return num(t.startupMs);
+  return `${num(median(starts.map((c) => c.startupMs as number)))} (median of ${starts.length})`;
+}
+
 export const roleText = (t: TargetInfo) =>
   t.twinOf ? `A/A twin of ${t.twinOf}` : t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant;
 

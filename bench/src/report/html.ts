@@ -20,6 +20,7 @@ import {
   serverCells,
   splitCells,
   splitVerdictNote,
+  startupText,
   times,
   withRange,
 } from "./format.ts";
@@ -231,7 +232,7 @@ export function renderHtml(r: Results): string {
   const startup = r.targets
     .map(
       (t) =>
-        `<tr><td>${esc(t.name)}</td><td>${esc(roleText(t))}</td><td class="n">${t.error ? `<strong>${esc(t.error)}</strong>` : num(t.startupMs)}</td><td class="n">${mb(t.idleRssBytes)}</td></tr>`,
+        `<tr><td>${esc(t.name)}</td><td>${esc(roleText(t))}</td><td class="n">${t.error ? `<strong>${esc(t.error)}</strong>` : esc(startupText(r, t))}</td><td class="n">${mb(t.idleRssBytes)}</td></tr>`,
     )
     .join("");
   const saturated = r.summary.some((s) => s.loadGeneratorSaturated);

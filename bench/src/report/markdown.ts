@@ -19,6 +19,7 @@ import {
   serverCells,
   splitCells,
   splitVerdictNote,
+  startupText,
   withRange,
 } from "./format.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
@@ -142,7 +143,7 @@ export function renderMarkdown(r: Results): string {
   for (const t of r.targets) {
     const build = t.build ? (t.build.ok ? (t.build.ms / 1000).toFixed(1) : "failed") : "–";
     lines.push(
-      `| ${t.name} | ${roleText(t)} | ${t.error ? `**${escapeCell(t.error)}**` : num(t.startupMs)} | ${mb(t.idleRssBytes)} | ${build} |`,
+      `| ${t.name} | ${roleText(t)} | ${t.error ? `**${escapeCell(t.error)}**` : startupText(r, t)} | ${mb(t.idleRssBytes)} | ${build} |`,
     );
   }
   lines.push("");
