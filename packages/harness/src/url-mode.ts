@@ -27,7 +27,8 @@ export interface UrlTarget {
 /** A problem with what the user gave (URL, secret, database): one line, said as it is. */
 export class UrlTargetError extends Error {}
 
-const TIMEOUT_MS = 10_000;
+/** How long one request of the checks may take: generous, for a server that has just started on a busy machine. */
+const TIMEOUT_MS = 30_000;
 
 async function request(url: string, path: string, init: RequestInit = {}) {
   try {
