@@ -74,6 +74,17 @@ describe("--preset and --claims usage", () => {
       expect(names, claim.id).not.toContain(express4 ? "express" : "express4");
     }
   });
+  it("a preset with a rate list keeps one process per server, as an explicit --rate list does", () => {
+    const withRates = PRESETS.filter((p) => p.fields?.rates);
+    expect(withRates.length).toBeGreaterThan(0);
+    for (const preset of withRates) {
+      expect(resolvePreset(preset.id, []).options.restart, preset.id).toBe("run");
+      expect(() => resolvePreset(preset.id, ["--restart", "cell"])).toThrow(UsageError);
+    }
+    for (const preset of PRESETS.filter((p) => !p.fields?.rates)) {
+      expect(resolvePreset(preset.id, []).options.restart, preset.id).toBe("cell");
+    }
+  });
   it("an unknown preset is a usage error listing the ids", () => {
     expect(() => extractPresetArgs(["--preset", "nope"])).toThrow(UsageError);
     expect(() => extractPresetArgs(["--preset", "nope"])).toThrow(PRESET_IDS.join(", "));

@@ -61,6 +61,16 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
   if (fields.rates && !given.has("rate")) options.rates = fields.rates;
   if (fields.cpus !== undefined && !given.has("cpus")) options.cpus = fields.cpus;
   if (fields.memoryBytes !== undefined && !given.has("memory")) options.memoryBytes = fields.memoryBytes;
+  // A rate list follows each server from one rate to the next: one process per server for the run, as parseOptions
+  // decides for an explicit --rate list (its cells are not repeats a fresh process could sample).
+  if (options.rates && options.restart === "cell") {
+    if (given.has("restart")) {
+      throw new UsageError(
+        `--restart cell cannot be combined with preset ${id}'s rate list (each rate's cell follows the last on the same server)`,
+      );
+    }
+    options.restart = "run";
+  }
   if (parsed.smoke) notes.push("--smoke: cells of seconds, the preset's lengths and connections left out");
   for (const name of overridden) notes.push(`--${name} given explicitly: it wins over the preset's`);
   return { preset, claim, options, notes };

@@ -45,9 +45,12 @@ export interface Preset {
 }
 
 const CORES = availableParallelism();
-/** Cell length and repeats every preset uses: the five presets together fit ~23 minutes on 2 cores (README). */
+/**
+ * Cell length and repeats every preset uses. Each cell runs on a fresh server process settled for --settle (5 s) as
+ * its warm-up (--restart cell, the default): the five presets together take about 45 minutes on 2 cores (README).
+ */
 const SHAPE = ["--duration", "4", "--warmup", "1", "--repeats", "3", "--max-repeats", "3"];
-const LENGTH_CHANGE = `30 s × 5 repeats (as the articles ran, where they say) → 1 s warm-up + 4 s × 3 repeats, implementations interleaved: the five presets share one ~25-minute budget on ${CORES} cores, and the 95% intervals show what three repeats can tell`;
+const LENGTH_CHANGE = `30 s × 5 repeats (as the articles ran, where they say) → 4 s × 3 repeats, each cell on a fresh server process settled under load first (5 s), implementations interleaved: the five presets take about 45 minutes on ${CORES} cores, and the 95% intervals show what three repeats can tell`;
 
 /** A fixed-rate ramp "from..to in n steps", expanded as --rate FROM..TOxN is. */
 export function ramp(from: number, to: number, steps: number): number[] {
@@ -132,7 +135,7 @@ export const PRESETS: readonly Preset[] = [
       "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 25, 50, 75 requests/s on 25 connections, each run once (a ramp has no repeats, so these ratios have no interval): under 0.5 CPU on this machine /metrics and the auth routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps would measure only a queue; the latency compared is the geometric mean over the steps",
       "containers of 0.5 CPU and 256 MB → the same limits on each server process (cgroup v2 where the machine allows it)",
       "auth routes run at most 16 connections (a scrypt hash per request)",
-      "30 s per step → 1 s warm-up + 4 s per step: the five presets share one ~25-minute budget",
+      "30 s per step → 1 s warm-up + 4 s per step (one process per server: a ramp keeps its servers for the run), after 5 s of settling under load",
     ],
   },
   {

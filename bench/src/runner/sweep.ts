@@ -34,6 +34,8 @@ export async function runSweep(
   rates: number[],
   ctx: ScenarioRunContext,
 ) {
+  // Each step measures the server the last one left: a fresh process per cell would find it parked.
+  if (ctx.restart) throw new Error("a rate list runs one process per server (--restart run), not one per cell");
   const cells: CellResult[] = [];
   for (const [step, rate] of rates.entries()) {
     for (const [index, target] of rotated(runnable, step + 1).entries()) {
