@@ -94,7 +94,7 @@ export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, 
     smoke
       ? "**Smoke run:** cells of half a second, two repeats: the tables show that every figure is produced, not what holds."
       : "",
-    `Verdicts over all published figures: ${tally}. *Can't tell*: ours would not hold, but its 95% interval contains the article's ratio or is wider than ±${WIDE * 100}%, too wide to decide.`,
+    `Verdicts over all published figures: ${tally}. *Can't tell*: ours would not hold, but its 95% interval contains the article's ratio or is wider than ±${WIDE * 100}%, too wide to decide, or there is no interval (a single figure).`,
   ].filter(Boolean);
   const markdown = [
     "# Do the articles hold?",

@@ -297,7 +297,9 @@ export function claimsTable(r: Results, claim: PublishedClaim, preset: Preset): 
             );
           }
           if (verdict === "can't tell" && !Number.isFinite(measured.low) && metric !== "startup") {
-            extra.push("one pair of figures: no interval, so no verdict against the article (run more repeats)");
+            extra.push(
+              "one pair of figures (one repeat, or a ramp's one run per step): no interval, so no verdict against the article",
+            );
           }
           if (verdict === "can't tell" && measured.low <= claimedRatio && claimedRatio <= measured.high) {
             extra.push("the 95% interval contains both the article's ratio and 1 (no difference)");
