@@ -1,6 +1,8 @@
 // --restart, end to end through the CLI on real servers: with `cell` every measured cell has a server process of its
 // own (a new pid each time, the ratios and the A/A line still produced); with `run` (a smoke run's default) a target's
 // cells share the one process started for the run.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Results } from "../src/results.ts";
 import { bench, readResults } from "./support/cli.ts";
@@ -50,6 +52,10 @@ describe("--restart", () => {
     expect(express?.rpsRatio.value).toBeGreaterThan(0);
     expect(express?.rpsRatio.n).toBe(3);
     expect(results.aa?.find((a) => a.scenario === "hello")?.ratio.n).toBe(3);
+    // Each cell records its process's start-up, which the report quotes as a median over the fresh processes.
+    const counted = results.cells.filter((c) => !c.discarded);
+    expect(counted.every((c) => typeof c.startupMs === "number" && c.startupMs > 0)).toBe(true);
+    expect(await readFile(join(out, "results.md"), "utf8")).toMatch(/\| express \| [^|]+ \| [\d,]+ \(median of 3\) \|/);
   }, 120_000);
 
   it("run (a smoke run's default): each target's cells measure the one process started for the run", async () => {
@@ -62,5 +68,6 @@ describe("--restart", () => {
       expect(list, target).toHaveLength(3);
       expect(new Set(list).size, `${target}: ${list.join(", ")}`).toBe(1);
     }
+    expect(results.cells.some((c) => c.startupMs !== undefined)).toBe(false);
   }, 120_000);
 });
