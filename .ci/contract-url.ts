@@ -62,7 +62,8 @@ try {
   }
 
   // Its own process group, so that the cleanup reaches pnpm, the start script and the app alike.
-  app = spawn("pnpm", ["start", impl, "--port", "0"], {
+  // On loopback and a free port whatever HOST or PORT the environment sets: this script owns where it listens.
+  app = spawn("pnpm", ["start", impl, "--port", "0", "--host", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...env, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"],
