@@ -14,10 +14,14 @@ if (noGroups) console.warn(`skipping the duet tests: ${noGroups}`);
 
 const scratch = scratchDir("pairing");
 
-/** express on hello in three short rounds: enough pairs for an interval that a slowed twin cannot hide in. */
+/**
+ * express on hello in five short rounds: enough pairs for an interval that a slowed twin (about a fifth of its
+ * baseline's speed) cannot hide in. With three, one odd 1-second pair (a baseline cell at half its speed) was enough
+ * to stretch the interval past 1 (t = 4.3 on two degrees of freedom); with five (t = 2.8) it takes three of them.
+ */
 const SHORT_HELLO = [
   ...["--impl", "express", "--scenario", "hello", "--duration", "1", "--warmup", "0.5"],
-  ...["--settle", "1", "--repeats", "3", "--max-repeats", "3"],
+  ...["--settle", "1", "--repeats", "5", "--max-repeats", "5"],
 ];
 
 const read = readResults;
@@ -123,8 +127,8 @@ describe("--pairing sequential", () => {
     const results = await read(out);
     expect(results.pairing).toBe("sequential");
     expect(results.cells.every((c) => c.pair === undefined && c.group === undefined)).toBe(true);
-    // Three counted cells (a cell disturbed by other work on the machine is kept too, marked discarded).
-    expect(results.cells.filter((c) => c.target === "node-http~aa" && !c.discarded)).toHaveLength(3);
+    // Five counted cells (a cell disturbed by other work on the machine is kept too, marked discarded).
+    expect(results.cells.filter((c) => c.target === "node-http~aa" && !c.discarded)).toHaveLength(5);
     expect(results.aa?.[0]).toMatchObject({ twin: "node-http~aa", baseline: "node-http", verdict: "biased" });
   }, 600_000);
 });
