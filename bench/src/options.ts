@@ -605,7 +605,7 @@ function pairingOf(
  * server across cells, a profile of one process) refuses it when asked and runs `run` by default. A smoke run checks
  * answers, not precision: it starts each server once unless asked.
  */
-function restartOf(
+export function restartOf(
   raw: string | undefined,
   run: { smoke: boolean; duet: boolean; rates: boolean; slo: boolean; profile: boolean; remote: boolean },
 ): Restart {

@@ -1,7 +1,7 @@
 // --preset and --claims on the command line: which presets to run, each resolved to checked BenchOptions with
 // what it changed from the article's setup and which explicit options overrode it; and the one page of --claims.
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { type BenchOptions, parseOptions, UsageError } from "../options.ts";
+import { type BenchOptions, parseOptions, restartOf, UsageError } from "../options.ts";
 import type { writeReports } from "../report/write.ts";
 import type { Results } from "../results.ts";
 import { claimsChart } from "./chart.ts";
@@ -61,16 +61,16 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
   if (fields.rates && !given.has("rate")) options.rates = fields.rates;
   if (fields.cpus !== undefined && !given.has("cpus")) options.cpus = fields.cpus;
   if (fields.memoryBytes !== undefined && !given.has("memory")) options.memoryBytes = fields.memoryBytes;
-  // A rate list follows each server from one rate to the next: one process per server for the run, as parseOptions
-  // decides for an explicit --rate list (its cells are not repeats a fresh process could sample).
-  if (options.rates && options.restart === "cell") {
-    if (given.has("restart")) {
-      throw new UsageError(
-        `--restart cell cannot be combined with preset ${id}'s rate list (each rate's cell follows the last on the same server)`,
-      );
-    }
-    options.restart = "run";
-  }
+  // How the cells restart, decided again by parseOptions' rule now that the preset's fields are in (a rate list keeps
+  // one process per server).
+  options.restart = restartOf(given.has("restart") ? options.restart : undefined, {
+    smoke: options.smoke,
+    duet: options.pairing === "duet",
+    rates: options.rates !== undefined,
+    slo: options.slo !== undefined,
+    profile: options.profile,
+    remote: options.targets.length > 0,
+  });
   if (parsed.smoke) notes.push("--smoke: cells of seconds, the preset's lengths and connections left out");
   for (const name of overridden) notes.push(`--${name} given explicitly: it wins over the preset's`);
   return { preset, claim, options, notes };

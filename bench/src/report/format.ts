@@ -101,7 +101,6 @@ export function roleOf(row: SummaryRow, targets: readonly TargetInfo[]): "baseli
   return row.role === "baseline" ? "baseline" : undefined;
 }
 
-/** The start-up table's role column: "baseline (database)", "A/A twin of node-http", or the implementation's variant. */
 /**
  * A target's start-up in milliseconds as the report quotes it: with --restart cell, the median of its cells' fresh
  * processes (and how many); otherwise its one start.
@@ -112,6 +111,7 @@ export function startupText(r: Results, t: TargetInfo): string {
   return `${num(median(starts.map((c) => c.startupMs as number)))} (median of ${starts.length})`;
 }
 
+/** The start-up table's role column: "baseline (database)", "A/A twin of node-http", or the implementation's variant. */
 export const roleText = (t: TargetInfo) =>
   t.twinOf ? `A/A twin of ${t.twinOf}` : t.role === "baseline" ? `baseline (${t.baselineFor})` : t.variant;
 
