@@ -44,7 +44,8 @@ bun_bin="$ROOT/node_modules/bun/bin/bun.exe"
 [ -x "$bun_bin" ] || fail "no $bun_bin: run pnpm install first"
 bun_version=$("$bun_bin" --version)
 
-ensure_packages
+# docker-compose (Debian's, 1.29): what CI checks compose.yaml with.
+ensure_packages docker-compose:docker-compose
 ensure_engine
 rootfs_tarball "$ROOTFS_TAR" "$SUITE" ca-certificates
 import_rootfs "$ROOTFS_TAR" "$ROOTFS_IMAGE"

@@ -25,14 +25,13 @@ trap 'rc=$?; [ "$BASHPID" = $$ ] && say "FAILED at step \"$current\" (line $LINE
 engine_answers() { docker info >/dev/null 2>&1; }
 image_label() { docker image inspect -f "{{ index .Config.Labels \"$LABEL\" }}" "$1" 2>/dev/null || true; }
 
-# Installs docker.io and debootstrap when missing (root only).
+# Installs docker.io and debootstrap when missing (root only), and the packages named as COMMAND:PACKAGE.
 ensure_packages() {
   [ "$(id -u)" = 0 ] || fail "needs root (apt-get, dockerd, debootstrap); run it as root or with sudo"
   mkdir -p "$TOOLS"
-  begin "packages (docker.io, debootstrap)"
-  local missing=()
-  command -v dockerd >/dev/null || missing+=(docker.io)
-  command -v debootstrap >/dev/null || missing+=(debootstrap)
+  local wanted=(dockerd:docker.io debootstrap:debootstrap "$@") missing=() item
+  begin "packages (${wanted[*]#*:})"
+  for item in "${wanted[@]}"; do command -v "${item%%:*}" >/dev/null || missing+=("${item#*:}"); done
   if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q >"$TOOLS/apt.log" 2>&1 || fail "apt-get update failed; see $TOOLS/apt.log"

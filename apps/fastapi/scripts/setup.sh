@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets apps/fastapi up on a fresh clone: a project-local virtual environment (.venv) with the pinned
-# requirements and packages/python (api_contract, api_core) installed editable, and packages/python/build/contract.json
-# exported from packages/contract (needs Node 24 and `pnpm install`).
+# requirements (the app's requirements.txt and the tests and lint tools of requirements-dev.txt) and packages/python
+# (api_contract, api_core) installed editable, and packages/python/build/contract.json exported from
+# packages/contract (needs Node 24 and `pnpm install`).
 # Idempotent and quick when nothing changed. PYTHON selects the interpreter (default: python3.11, else python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,10 +22,10 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.requirements.sha256
-wanted=$(sha256sum requirements.txt | cut -d' ' -f1)
+wanted=$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-  echo "setup: installing requirements.txt into .venv"
-  .venv/bin/python -m pip install --disable-pip-version-check --no-input --quiet -r requirements.txt
+  echo "setup: installing requirements.txt and requirements-dev.txt into .venv"
+  .venv/bin/python -m pip install --disable-pip-version-check --no-input --quiet -r requirements-dev.txt
   echo "$wanted" >"$stamp"
 fi
 # The contract and the shared data access, imported as the Node apps import packages/contract and packages/core.

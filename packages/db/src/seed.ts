@@ -370,7 +370,14 @@ export interface SeedOptions {
   reset?: boolean;
 }
 
-export class DatabaseNotEmptyError extends Error {}
+export class DatabaseNotEmptyError extends Error {
+  /** Users, products and orders already there. */
+  readonly rows: number;
+  constructor(rows: number) {
+    super(`the database already holds ${rows} rows; pass --reset to replace them`);
+    this.rows = rows;
+  }
+}
 
 /** Writes the data set in one transaction. Refuses a non-empty database unless `reset` is set. */
 export async function seedDatabase(connectionString: string, options: SeedOptions = {}) {
@@ -386,7 +393,7 @@ export async function seedDatabase(connectionString: string, options: SeedOption
         "SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM products) + (SELECT count(*) FROM orders) AS n",
       );
       if (Number(rows[0]?.n) > 0) {
-        throw new DatabaseNotEmptyError(`the database already holds ${rows[0]?.n} rows; pass --reset to replace them`);
+        throw new DatabaseNotEmptyError(Number(rows[0]?.n));
       }
     }
     await insertChunks(client, "users", data.users, USER_COLUMNS);

@@ -225,7 +225,7 @@ describe("the db CLIs", () => {
     });
 
   it("say what is wrong with DATABASE_URL in one line and exit non-zero", async () => {
-    for (const script of ["seed.ts", "migrate.ts"]) {
+    for (const script of ["seed.ts", "migrate.ts", "setup.ts"]) {
       const { code, stderr } = await cli(script, { DATABASE_URL: "postgres://u:p@127.0.0.1:1/db" });
       expect(code).toBe(2);
       expect(stderr).toBe(

@@ -10,6 +10,7 @@ import { checksumDatabase, DatabaseNotEmptyError, generateSeed, seedDatabase } f
 import { testServer, uniqueName } from "./helpers.ts";
 
 const SEED_CLI = fileURLToPath(new URL("../src/cli/seed.ts", import.meta.url));
+const SETUP_CLI = fileURLToPath(new URL("../src/cli/setup.ts", import.meta.url));
 let server: PostgresServer;
 
 async function migratedDatabase(prefix: string) {
@@ -37,11 +38,11 @@ async function tableChecksums(connectionString: string) {
   }
 }
 
-function runSeedCli(args: string[], databaseUrl?: string) {
+function runSeedCli(args: string[], databaseUrl?: string, cli = SEED_CLI) {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  return spawnSync(process.execPath, [SEED_CLI, ...args], {
+  return spawnSync(process.execPath, [cli, ...args], {
     env,
     encoding: "utf8",
     timeout: 60_000,
@@ -85,6 +86,42 @@ describe("seed", () => {
     const result = runSeedCli([], url);
     expect(result.status).toBe(3);
     expect(result.stderr).toMatch(/already holds 16000 rows; pass --reset/);
+  });
+
+  it("with --if-empty seeds an empty database, then leaves the seeded one as it is and exits 0", async () => {
+    const url = await migratedDatabase("seed_if_empty");
+    const first = runSeedCli(["--if-empty"], url);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^seeded 1000 users, 5000 products, 10000 orders in \d+ ms\n$/);
+    const seeded = await checksumDatabase(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query("UPDATE products SET stock = stock + 1 WHERE id = $1", [fixtureProducts.unordered.id]);
+    await client.end();
+    const changed = await checksumDatabase(url);
+    expect(changed.checksum).not.toBe(seeded.checksum);
+    const second = runSeedCli(["--if-empty"], url);
+    expect(second.stderr).toBe("");
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe("not seeded: the database already holds 16000 rows (--if-empty)\n");
+    expect(await checksumDatabase(url)).toEqual(changed); // not rewritten, not reset
+  });
+
+  it("pnpm db:setup migrates and seeds an empty database, then leaves it as it is and exits 0", async () => {
+    const url = await server.createDatabase(uniqueName("seed_setup"));
+    const first = runSeedCli([], url, SETUP_CLI);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(
+      /^applied \S+_init\n1 applied, 0 already applied\nseeded 1000 users, 5000 products, 10000 orders in \d+ ms\n$/,
+    );
+    const seeded = await checksumDatabase(url);
+    const second = runSeedCli([], url, SETUP_CLI);
+    expect(second.stderr).toBe("");
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe("0 applied, 1 already applied\nnot seeded: the database already holds 16000 rows\n");
+    expect(await checksumDatabase(url)).toEqual(seeded);
   });
 
   it("doubles every count with --scale 2 from the command line", async () => {
@@ -140,6 +177,8 @@ describe("seed", () => {
     [["--scale", "1e9"], /--scale must be at most 100/],
     [["--scale"], /--scale.*argument/],
     [["--sacle", "2"], /Unknown option '--sacle'/],
+    [["--if-empty", "--reset"], /--if-empty and --reset contradict each other/],
+    [["--if-empty", "--sql"], /--if-empty needs a database to look at/],
   ])("rejects bad input %j with a clear message and a non-zero exit, before touching a database", (args, message) => {
     const result = runSeedCli(args, "postgres://nobody@127.0.0.1:1/none");
     expect(result.status).toBe(2);

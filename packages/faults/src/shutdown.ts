@@ -12,6 +12,24 @@ import pg from "pg";
 import type { FaultApp } from "./app.ts";
 import type { ShutdownFigures } from "./report/figures.ts";
 
+/**
+ * What the check needs of a server: where it answers, its database, a way to signal it, and its exit. A FaultApp
+ * (a process the fault suite started) is one; so is a container (`.ci/images.ts`: `docker stop` is the SIGTERM).
+ */
+export type ShutdownTarget = Pick<FaultApp, "url" | "databaseName" | "databaseUrl" | "alive" | "exited"> & {
+  signal(signal: "SIGTERM" | "SIGKILL"): void;
+};
+
+/** A process the fault suite started, as a shutdown target. */
+export const processTarget = (app: FaultApp): ShutdownTarget => ({
+  url: app.url,
+  databaseName: app.databaseName,
+  databaseUrl: app.databaseUrl,
+  alive: () => app.alive(),
+  exited: app.exited,
+  signal: (signal) => app.running.process.kill(signal),
+});
+
 export interface ShutdownOptions {
   adminUrl: string;
   connections: number;
@@ -40,7 +58,7 @@ interface Sent {
 }
 
 export async function runShutdown(
-  app: FaultApp,
+  app: ShutdownTarget,
   options: ShutdownOptions,
 ): Promise<{ figures: ShutdownFigures; violations: string[] }> {
   const violations: string[] = [];
@@ -55,7 +73,7 @@ export async function runShutdown(
   const inFlightAtSignal = load.sent.filter((s) => s.outcome === undefined).length;
   const signalAt = performance.now();
   load.stopSending();
-  app.running.process.kill("SIGTERM");
+  app.signal("SIGTERM");
   const shutdown = await probeUntilExit(app, options, hold.release);
   if (shutdown.killed) violations.push(`did not exit within ${options.graceMs + 5_000} ms of SIGTERM (killed)`);
   await load.finished();
@@ -147,7 +165,7 @@ async function exchangesFor(databaseUrl: string): Promise<() => Omit<Sent, "sent
 }
 
 /** `options.connections` workers sending requests, each recorded as it is sent, until `stopSending()`. */
-function startLoad(app: FaultApp, options: ShutdownOptions, nextExchange: () => Omit<Sent, "sentAt">) {
+function startLoad(app: ShutdownTarget, options: ShutdownOptions, nextExchange: () => Omit<Sent, "sentAt">) {
   const agent = keepAliveAgent(options.connections);
   const sent: Sent[] = [];
   let sending = true;
@@ -177,7 +195,7 @@ function startLoad(app: FaultApp, options: ShutdownOptions, nextExchange: () => 
  * backends wait on the lock in a stable number (or for at most HELD_BEFORE_SIGNAL_MAX_MS after the first, 5 s in
  * all). `release()` lets them go.
  */
-async function holdLoadInDatabase(app: FaultApp, options: ShutdownOptions) {
+async function holdLoadInDatabase(app: ShutdownTarget, options: ShutdownOptions) {
   const sessions = sessionsOf(options.adminUrl, app.databaseName);
   const lock = new pg.Client({ connectionString: app.databaseUrl });
   await lock.connect();
@@ -212,7 +230,7 @@ const refused = (o: Outcome) => o.status === 503 || (o.error !== undefined && !o
  * The first refusal shows that the shutdown has begun: the held requests are then released (or after
  * HELD_AFTER_SIGNAL_MAX_MS).
  */
-async function probeUntilExit(app: FaultApp, options: ShutdownOptions, releaseHold: () => Promise<void>) {
+async function probeUntilExit(app: ShutdownTarget, options: ShutdownOptions, releaseHold: () => Promise<void>) {
   let releasedAt = 0;
   const release = async () => {
     if (releasedAt !== 0) return;
@@ -230,7 +248,7 @@ async function probeUntilExit(app: FaultApp, options: ShutdownOptions, releaseHo
     }
   })();
   const exit = await Promise.race([app.exited, sleep(options.graceMs + 5_000).then(() => null)]);
-  if (exit === null) app.running.process.kill("SIGKILL");
+  if (exit === null) app.signal("SIGKILL");
   const exited = await app.exited;
   clearTimeout(releaseTimer);
   await release();

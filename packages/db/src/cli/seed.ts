@@ -1,18 +1,20 @@
-// pnpm db:seed [--scale N] [--reset] — writes the deterministic data set to DATABASE_URL.
+// pnpm db:seed [--scale N] [--reset | --if-empty] — writes the deterministic data set to DATABASE_URL.
 // pnpm db:seed --sql [--scale N] [--reset] > seed.sql — prints it as plain SQL instead (no database needed).
 import { once } from "node:events";
 import { DatabaseNotEmptyError, parseScale, seedDatabase, seedSql } from "../seed.ts";
 import { fail, parseCli, requireDatabaseUrl } from "./args.ts";
 
-const usage = `usage: pnpm db:seed [--scale N] [--reset] [--sql]
+const usage = `usage: pnpm db:seed [--scale N] [--reset | --if-empty] [--sql]
   --scale N   multiply the default 1,000 users / 5,000 products / 10,000 orders by N (default 1, at most 100)
   --reset     delete existing users, products, orders and idempotency keys first
+  --if-empty  on a database that already holds data, say so and exit 0 without writing (default: exit 3)
   --sql       print the seed as plain SQL on stdout instead of writing it to DATABASE_URL, for loading with psql
               into a database migrated with pnpm db:migrate (pnpm db:seed --sql > seed.sql)`;
 const { values } = parseCli(usage, {
   scale: { type: "string" },
   reset: { type: "boolean" },
   sql: { type: "boolean" },
+  "if-empty": { type: "boolean" },
 });
 if (values.help) {
   console.log(usage);
@@ -24,6 +26,9 @@ try {
 } catch (error) {
   fail(`${(error as Error).message}\n\n${usage}`, 2);
 }
+const ifEmpty = values["if-empty"] === true;
+if (ifEmpty && values.reset) fail(`--if-empty and --reset contradict each other: pick one\n\n${usage}`, 2);
+if (ifEmpty && values.sql) fail(`--if-empty needs a database to look at; --sql writes to none\n\n${usage}`, 2);
 if (values.sql) {
   // A reader that stops early (`| head`) is not an error.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
@@ -40,6 +45,8 @@ if (values.sql) {
       `seeded ${counts.users} users, ${counts.products} products, ${counts.orders} orders in ${Date.now() - started} ms`,
     );
   } catch (error) {
-    fail((error as Error).message, error instanceof DatabaseNotEmptyError ? 3 : 1);
+    if (ifEmpty && error instanceof DatabaseNotEmptyError) {
+      console.log(`not seeded: the database already holds ${error.rows} rows (--if-empty)`);
+    } else fail((error as Error).message, error instanceof DatabaseNotEmptyError ? 3 : 1);
   }
 }
