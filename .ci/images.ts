@@ -21,11 +21,11 @@ import { type SpawnOptions, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runShutdown, type ShutdownTarget } from "../packages/faults/src/shutdown.ts";
-import { implementations } from "../packages/harness/src/implementations.ts";
+import { imageOf, implementations } from "../packages/harness/src/implementations.ts";
 import { sql } from "../packages/harness/src/sql.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -64,16 +64,7 @@ const { values, positionals: vitestArgs } = (() => {
     process.exit(2);
   }
 })();
-/**
- * The rows that run from an image: their app has a Dockerfile, and the image runs them on their own runtime (the
- * Bun and Deno rows of apps/express and apps/hono run from a Node image's app, so they have none; elysia's image
- * is Bun's).
- */
-const imageRows = implementations.filter(
-  (i) =>
-    existsSync(join(ROOT, i.dir, "Dockerfile")) &&
-    (i.runtime === "node" || i.runtime === "python" || implementations.every((j) => j.dir !== i.dir || j === i)),
-);
+const imageRows = implementations.filter((i) => imageOf(i) !== undefined);
 /** The schedule: the rows outside EVERY_RUN in the list's order, one a day (UTC), so each runs every N days. */
 const rotation = imageRows.filter((i) => !EVERY_RUN.includes(i.name)).map((i) => i.name);
 const today = rotation[Math.floor(Date.now() / 86_400_000) % rotation.length];
@@ -356,7 +347,7 @@ try {
     }));
 
   for (const impl of imageRows.filter((i) => runList.includes(i.name))) {
-    const image = images.find((i) => i.name === basename(impl.dir));
+    const image = images.find((i) => i.tag === imageOf(impl));
     const group = `container ${impl.name}`;
     if (!image?.built || !setupWorks) {
       skip(

@@ -199,6 +199,21 @@ export const implementations: readonly Implementation[] = [
   },
 ];
 
+/**
+ * The image a row runs from (`apps/<app>/Dockerfile`, tagged `api-ref/<app>` by compose.yaml and CI), or undefined:
+ * its app has no Dockerfile, or the image runs the app on another runtime (the Bun and Deno rows of apps/express
+ * and apps/hono; elysia's image is Bun's, as its only row). The row's `start.env` picks its variant in the image.
+ */
+export function imageOf(impl: Implementation): string | undefined {
+  const app = impl.dir.split("/").at(-1);
+  if (!existsSync(`${REPO_ROOT}${impl.dir}/Dockerfile`)) return undefined;
+  const ownRuntime =
+    impl.runtime === "node" ||
+    impl.runtime === "python" ||
+    implementations.every((i) => i.dir !== impl.dir || i === impl);
+  return ownRuntime ? `api-ref/${app}` : undefined;
+}
+
 /** The known deviation of row `name` on contract check `check`, if it has one. */
 export function deviationOf(name: string, check: string): Deviation | undefined {
   return implementations.find((impl) => impl.name === name)?.deviations?.find((d) => d.check === check);
