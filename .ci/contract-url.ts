@@ -10,26 +10,26 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ProvisionError, provisionPostgres } from "../packages/db/src/provision.ts";
+import { parseCommandLine } from "../packages/harness/src/command-line.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const usage =
   "usage: node .ci/contract-url.ts IMPLEMENTATION [--without-database] [--without-secret] [--junit FILE] [-- vitest options]";
-const { values, positionals } = (() => {
-  try {
-    return parseArgs({
+const { values, positionals } = parseCommandLine(
+  usage,
+  () =>
+    parseArgs({
       options: {
         "without-database": { type: "boolean" },
         "without-secret": { type: "boolean" },
         junit: { type: "string" },
+        help: { type: "boolean", short: "h" },
       },
       allowPositionals: true,
       strict: true,
-    });
-  } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n${usage}\n`);
-    process.exit(2);
-  }
-})();
+    }),
+  (parsed) => parsed.values.help === true,
+);
 const [impl, ...suiteArgs] = positionals;
 if (!impl) {
   process.stderr.write(`${usage}\n`);

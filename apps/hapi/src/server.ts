@@ -2,6 +2,7 @@
 // accepting connections and lets in-flight requests finish (up to the grace period), then the database pool is
 // closed and the process exits 0.
 import { createDataAccess, createHttpMetrics, loadConfigOrExit } from "@api-ref/core";
+import { stopOnSignal } from "@api-ref/core/serve";
 import { pino } from "pino";
 import { buildServer } from "./app.ts";
 
@@ -26,26 +27,13 @@ try {
 }
 logger.info(`${metrics.framework} listening on ${server.info.uri}`);
 
-let shuttingDown = false;
-async function shutdown(signal: NodeJS.Signals) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  logger.info({ signal }, "shutting down");
-  const timer = setTimeout(() => {
-    logger.error("in-flight requests did not finish in time; closing them");
-    server.listener.closeAllConnections();
-  }, config.shutdownGraceMs);
-  timer.unref();
-  try {
-    // Stops accepting, lets in-flight requests finish, closes idle keep-alive connections, runs onPreStop/onPostStop.
-    await server.stop({ timeout: config.shutdownGraceMs });
-    await dataAccess.close();
-    logger.info("stopped");
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, "shutdown failed");
-    process.exit(1);
-  }
-}
-process.once("SIGTERM", shutdown);
-process.once("SIGINT", shutdown);
+// Hapi's stop() cannot close the connections left at the end of the grace period here (`cleanStop` is off, see
+// app.ts): core's stopOnSignal does, as for every other server.
+stopOnSignal({
+  logger,
+  dataAccess,
+  graceMs: config.shutdownGraceMs,
+  // Stops accepting, lets in-flight requests finish, closes idle keep-alive connections, runs onPreStop/onPostStop.
+  stop: () => server.stop({ timeout: config.shutdownGraceMs }),
+  forceClose: () => server.listener.closeAllConnections(),
+});

@@ -89,6 +89,25 @@ describe("pnpm test:contract --url", () => {
     ]);
   });
 
+  it("refuses a --server it knows no deviations of, naming those it knows, and --server without --url", async () => {
+    const unknown = await run(["--url", url, "--server", "nginx"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: --server must be one of bun-serve, bun-node-http, deno-serve, got "nginx"/);
+    const withImpl = await run(["--impl", "express", "--server", "bun-serve"]);
+    expect(withImpl.code).toBe(2);
+    expect(withImpl.stderr).toMatch(/^error: --server describes a --url server/);
+  });
+
+  it("says which server's deviations it holds the target to", async () => {
+    const { code, stderr } = await run(["--url", url, "--server", "bun-serve"], {
+      JWT_SECRET: "not-the-server-secret",
+    });
+    expect(code).toBe(2);
+    expect(stderr.split("\n")[0]).toBe(
+      `contract: checking ${url} (JWT secret given, database not given, the known deviations of bun-serve)`,
+    );
+  });
+
   it("refuses --jwt-secret and --database-url without --url", async () => {
     const { code, stderr } = await run(["--impl", "express", "--jwt-secret", "x"]);
     expect(code).toBe(2);

@@ -10,7 +10,7 @@ import { type AppConfig, loadConfigOrExit } from "./config.ts";
 import { createDataAccess } from "./index.ts";
 import { HTTP_LIMITS } from "./limits.ts";
 import { createHttpMetrics } from "./metrics.ts";
-import type { NodeAppDependencies } from "./serve.ts";
+import { type NodeAppDependencies, stopOnSignal } from "./serve.ts";
 
 /** A web-standard request handler (`app.fetch` of Hono). */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -51,29 +51,13 @@ export function serveFetchApp(
     process.exit(1);
   }
 
-  let shuttingDown = false;
-  async function shutdown(signal: NodeJS.Signals) {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    logger.info({ signal }, "shutting down");
-    const timer = setTimeout(() => {
-      logger.error("in-flight requests did not finish in time; closing them");
-      server.closeAll();
-    }, config.shutdownGraceMs);
-    let failed = false;
-    try {
-      await server.stop();
-    } catch (error) {
-      failed = true;
-      logger.error(`stopping the server failed: ${(error as Error).message}`);
-    }
-    clearTimeout(timer);
-    await dataAccess.close();
-    logger.info("stopped");
-    process.exit(failed ? 1 : 0);
-  }
-  process.once("SIGTERM", shutdown);
-  process.once("SIGINT", shutdown);
+  stopOnSignal({
+    logger,
+    dataAccess,
+    graceMs: config.shutdownGraceMs,
+    stop: () => server.stop(),
+    forceClose: () => server.closeAll(),
+  });
 }
 
 /**

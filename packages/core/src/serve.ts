@@ -58,25 +58,60 @@ export function serveUntilSignalled(server: Server, { name, config, dataAccess, 
     process.exit(1);
   });
 
+  stopOnSignal({
+    logger,
+    dataAccess,
+    graceMs: shutdownGraceMs,
+    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once, and a
+    // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.keepAliveTimeout = 1;
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+    forceClose: () => server.closeAllConnections(),
+  });
+}
+
+export interface StopOnSignalOptions {
+  logger: ServeLogger;
+  dataAccess: { close(): Promise<void> };
+  /** How long in-flight requests may take after the signal before `forceClose` runs. */
+  graceMs: number;
+  /** Stops accepting connections; resolves once the requests in flight have been answered. */
+  stop: () => Promise<void>;
+  /** Closes every connection still open (after the grace period). */
+  forceClose: () => void;
+}
+
+/**
+ * The graceful stop every server here shares, on the first SIGTERM or SIGINT: `stop()`; past `graceMs`, the
+ * connections still open are closed (`forceClose`); then the data access is closed and the process exits, 0 or 1
+ * when stopping failed. Node servers get it from `serveUntilSignalled`, Bun and Deno ones from serve-fetch.ts, and
+ * an app that starts its own server (Hapi) calls it with its framework's stop.
+ */
+export function stopOnSignal({ logger, dataAccess, graceMs, stop, forceClose }: StopOnSignalOptions): void {
   let shuttingDown = false;
-  function shutdown(signal: NodeJS.Signals) {
+  async function shutdown(signal: NodeJS.Signals) {
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, "shutting down");
     const timer = setTimeout(() => {
       logger.error("in-flight requests did not finish in time; closing them");
-      server.closeAllConnections();
-    }, shutdownGraceMs);
-    timer.unref();
-    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed at once, and a
-    // busy one as soon as its last response is sent (no keep-alive idle time, which would hold close() up for 5 s).
-    server.keepAliveTimeout = 1;
-    server.close(async (error) => {
-      await dataAccess.close();
-      logger.info("stopped");
-      process.exit(error ? 1 : 0);
-    });
-    server.closeIdleConnections();
+      forceClose();
+    }, graceMs);
+    let failed = false;
+    try {
+      await stop();
+    } catch (error) {
+      failed = true;
+      logger.error(`stopping the server failed: ${(error as Error).message}`);
+    }
+    clearTimeout(timer);
+    await dataAccess.close();
+    logger.info("stopped");
+    process.exit(failed ? 1 : 0);
   }
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);

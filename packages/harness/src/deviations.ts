@@ -87,3 +87,18 @@ export const DENO_SERVE_DEVIATIONS: readonly Deviation[] = [
     why: "Deno.serve has no idle timeout for a keep-alive connection, and no way for the app to close one",
   },
 ];
+
+/**
+ * The servers whose known deviations a URL run can be told of (`pnpm test:contract --url … --server NAME`): a server
+ * started elsewhere on one of them (an image of elysia, another stack on Bun.serve) is then held to those answers for
+ * those checks, as the registered rows on that server are.
+ */
+export const SERVER_DEVIATIONS = {
+  "bun-serve": BUN_SERVE_DEVIATIONS,
+  "bun-node-http": BUN_NODE_HTTP_DEVIATIONS,
+  "deno-serve": DENO_SERVE_DEVIATIONS,
+} as const satisfies Record<string, readonly Deviation[]>;
+
+export type KnownServer = keyof typeof SERVER_DEVIATIONS;
+
+export const isKnownServer = (name: string): name is KnownServer => Object.hasOwn(SERVER_DEVIATIONS, name);

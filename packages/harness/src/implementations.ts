@@ -2,7 +2,15 @@
 // implementation means adding one entry here: all three pick it up.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BUN_NODE_HTTP_DEVIATIONS, BUN_SERVE_DEVIATIONS, DENO_SERVE_DEVIATIONS, type Deviation } from "./deviations.ts";
+import {
+  BUN_NODE_HTTP_DEVIATIONS,
+  BUN_SERVE_DEVIATIONS,
+  DENO_SERVE_DEVIATIONS,
+  type Deviation,
+  isKnownServer,
+  type KnownServer,
+  SERVER_DEVIATIONS,
+} from "./deviations.ts";
 import { type Runtime, runtimeBinary } from "./runtimes.ts";
 
 export type { Runtime } from "./runtimes.ts";
@@ -214,9 +222,26 @@ export function imageOf(impl: Implementation): string | undefined {
   return ownRuntime ? `api-ref/${app}` : undefined;
 }
 
-/** The known deviation of row `name` on contract check `check`, if it has one. */
+/**
+ * The known deviation of row `name` on contract check `check`, if it has one. The target of a URL run is named
+ * `url`: its deviations are those of the server `pnpm test:contract --url … --server NAME` named (the CLI passes it
+ * as CONTRACT_URL_SERVER), none when it named none.
+ */
 export function deviationOf(name: string, check: string): Deviation | undefined {
-  return implementations.find((impl) => impl.name === name)?.deviations?.find((d) => d.check === check);
+  const server = process.env.CONTRACT_URL_SERVER;
+  const deviations =
+    name === "url"
+      ? server && isKnownServer(server)
+        ? SERVER_DEVIATIONS[server]
+        : undefined
+      : implementations.find((impl) => impl.name === name)?.deviations;
+  return deviations?.find((d) => d.check === check);
+}
+
+/** The server whose known deviations row `impl` has (what `--server` names for its image in a URL run), if any. */
+export function serverOf(impl: Implementation): KnownServer | undefined {
+  const entries = Object.entries(SERVER_DEVIATIONS) as [KnownServer, readonly Deviation[]][];
+  return entries.find(([, deviations]) => deviations === impl.deviations)?.[0];
 }
 
 /**
