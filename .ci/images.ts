@@ -6,8 +6,9 @@
 //      checked as a user would want it: a non-root user, an exec-form command, a HEALTHCHECK on /health (the apps),
 //      and no development tool inside (vitest, typescript, biome, ruff, pytest);
 //   3. the db-setup image run twice on an empty database (migrated and seeded, then left alone);
-//   4. for each implementation in --run (default: express, nestjs-fastify, hono and fastapi, and one more row a
-//      day in turn, so that every image runs within a fortnight; every image is built and checked in every run):
+//   4. for each implementation in --run (default: express, nestjs-fastify, hono, fastapi and elysia, a row on each
+//      base image, and one more row a day in turn, so that every image runs within eight days; every image is built
+//      and checked in every run):
 //      its image started on a copy of that database, the contract
 //      suite by URL against it (`pnpm test:contract --url … --jwt-secret … --database-url …`), the image's own
 //      health check seen healthy, then `docker stop` under load: the fault suite's shutdown check
@@ -31,8 +32,11 @@ import { runCommand } from "../packages/harness/src/run-command.ts";
 import { sql } from "../packages/harness/src/sql.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-/** Run in every CI run; one more row joins them each day (below). */
-const EVERY_RUN = ["express", "nestjs-fastify", "hono", "fastapi"];
+/**
+ * Run in every CI run: a row on each base image (node, python, oven/bun: elysia's run by URL is the one that needs
+ * `--server`), and the compiled Nest build. One more row joins them each day (below).
+ */
+const EVERY_RUN = ["express", "nestjs-fastify", "hono", "fastapi", "elysia"];
 const POSTGRES_IMAGE = "api-ref/postgres-standin:15";
 const PREFIX = "api-ref-ci";
 const POSTGRES_COMMAND = ["postgres", "-c", "shared_preload_libraries=pg_stat_statements"];
