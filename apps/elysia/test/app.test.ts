@@ -6,7 +6,14 @@
 import { beforeEach, describe, expect, it, spyOn } from "bun:test";
 import { allowHeader } from "@api-ref/contract";
 import { createHttpMetrics, type DataAccess } from "@api-ref/core";
-import { createFakeDataAccess, MISSING_ID, FAKE_USER as user } from "@api-ref/core/testing";
+import {
+  createFakeDataAccess,
+  expectProblem,
+  fetchedProblem,
+  jsonInit,
+  MISSING_ID,
+  FAKE_USER as user,
+} from "@api-ref/core/testing";
 import { pino } from "pino";
 import { buildApp } from "../src/app.ts";
 
@@ -29,18 +36,6 @@ beforeEach(() => {
 
 const request = (path: string, init?: RequestInit) => app.handle(new Request(url(path), init));
 
-/** A JSON request as a client sends it: with its content length (the body parser trusts a declared length). */
-const json = (method: string, body: string, headers: Record<string, string> = {}): RequestInit => ({
-  method,
-  body,
-  headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
-});
-
-const problemOf = async (res: Response) => {
-  expect(res.headers.get("content-type")).toBe("application/problem+json");
-  return (await res.json()) as { type: string; status: number; errors?: { path: string }[] };
-};
-
 describe("routes, one plugin per resource", () => {
   it("GET /users validates the query with the contract's schema and hands the parsed values to the data access", async () => {
     const res = await request("/users?page=1&limit=5");
@@ -51,7 +46,7 @@ describe("routes, one plugin per resource", () => {
   });
 
   it("POST /users answers 201 with a location, from the body as the contract's schema output it", async () => {
-    const res = await request("/users", json("POST", '{"email":"New@Example.com","name":" New "}'));
+    const res = await request("/users", jsonInit("POST", '{"email":"New@Example.com","name":" New "}'));
     expect(res.status).toBe(201);
     const created = (await res.json()) as { id: string };
     expect(res.headers.get("location")).toBe(`/users/${created.id}`);
@@ -69,13 +64,13 @@ describe("routes, one plugin per resource", () => {
   it("a ProblemError from the data access leaves through onError as problem+json", async () => {
     const res = await request(`/users/${MISSING_ID}`);
     expect(res.status).toBe(404);
-    expect((await problemOf(res)).type).toBe("/problems/not-found");
+    expectProblem(await fetchedProblem(res), "notFound");
   });
 
   it("an unreachable database is a 503, and the error never reaches the client", async () => {
     const res = await request("/ready");
-    expect(res.status).toBe(503);
-    expect(JSON.stringify(await problemOf(res))).not.toContain("ECONNREFUSED");
+    const problem = expectProblem(await fetchedProblem(res), "unavailable");
+    expect(JSON.stringify(problem)).not.toContain("ECONNREFUSED");
   });
 
   it("HEAD is served by the GET route, without a body", async () => {
@@ -89,17 +84,17 @@ describe("validation: the contract's Zod schemas as Elysia's (Standard Schema) v
   it("an invalid path parameter is the contract's 400 on params.id, not Elysia's own 422", async () => {
     const res = await request("/users/not-a-uuid");
     expect(res.status).toBe(400);
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["params.id"]);
+    expectProblem(await fetchedProblem(res), "validation", ["params.id"]);
   });
 
   it("every field error of the body is named, unknown keys one by one", async () => {
-    const res = await request("/users", json("POST", '{"email":"nope","name":"A","colour":"red"}'));
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body.email", "body.colour"]);
+    const res = await request("/users", jsonInit("POST", '{"email":"nope","name":"A","colour":"red"}'));
+    expectProblem(await fetchedProblem(res), "validation", ["body.email", "body.colour"]);
   });
 
   it("an invalid Idempotency-Key on POST /orders is a 400 on headers, before the body", async () => {
-    const res = await request("/orders", json("POST", "{}", { "idempotency-key": "has spaces" }));
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["headers.idempotency-key"]);
+    const res = await request("/orders", jsonInit("POST", "{}", { "idempotency-key": "has spaces" }));
+    expectProblem(await fetchedProblem(res), "validation", ["headers.idempotency-key"]);
   });
 
   it("commas in a query value are the value's (include=user,product), not a list Elysia made", async () => {
@@ -109,13 +104,13 @@ describe("validation: the contract's Zod schemas as Elysia's (Standard Schema) v
 
   it("a repeated query parameter is a 400, not its last value", async () => {
     const res = await request("/users?limit=1&limit=2");
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["query.limit"]);
+    expectProblem(await fetchedProblem(res), "validation", ["query.limit"]);
     expect(dataAccess.users.list).not.toHaveBeenCalled();
   });
 
   it("unknown query parameters are a 400 naming each", async () => {
     const res = await request("/users?page=1&colour=red");
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["query.colour"]);
+    expectProblem(await fetchedProblem(res), "validation", ["query.colour"]);
   });
 });
 
@@ -132,32 +127,32 @@ describe("the contract's order of checks", () => {
     ["a charset other than UTF-8", "application/json; charset=latin1"],
   ]) {
     it(`${what} is a 415`, async () => {
-      const res = await request("/users", json("POST", "{}", { "content-type": contentType as string }));
+      const res = await request("/users", jsonInit("POST", "{}", { "content-type": contentType as string }));
       expect(res.status).toBe(415);
     });
   }
 
   it("a declared length over 1 MiB is a 413 that closes the connection, before anything is read", async () => {
-    const res = await request("/users", json("POST", "{}", { "content-length": String(1024 * 1024 + 1) }));
+    const res = await request("/users", jsonInit("POST", "{}", { "content-length": String(1024 * 1024 + 1) }));
     expect(res.status).toBe(413);
     expect(res.headers.get("connection")).toBe("close");
-    expect((await problemOf(res)).type).toBe("/problems/payload-too-large");
+    expectProblem(await fetchedProblem(res), "payloadTooLarge");
   });
 
   it("malformed JSON beats an invalid path parameter", async () => {
-    const res = await request("/users/not-a-uuid", json("PATCH", "{oops"));
-    expect((await problemOf(res)).type).toBe("/problems/malformed-json");
+    const res = await request("/users/not-a-uuid", jsonInit("PATCH", "{oops"));
+    expectProblem(await fetchedProblem(res), "malformedJson");
   });
 
   it("prototype-poisoning keys are refused while parsing", async () => {
-    const res = await request("/users", json("POST", '{"__proto__":{"x":1},"email":"a@example.com","name":"A"}'));
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
+    const res = await request("/users", jsonInit("POST", '{"__proto__":{"x":1},"email":"a@example.com","name":"A"}'));
+    expectProblem(await fetchedProblem(res), "validation", ["body"]);
     expect(dataAccess.users.create).not.toHaveBeenCalled();
   });
 
   it("no body at all is one error on `body`, not one per missing field", async () => {
     const res = await request("/users", { method: "POST" });
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
+    expectProblem(await fetchedProblem(res), "validation", ["body"]);
   });
 });
 
@@ -166,7 +161,7 @@ describe("paths, request ids and metrics", () => {
     it(`${path} is the contract's 404, with a body`, async () => {
       const res = await request(path);
       expect(res.status).toBe(404);
-      expect((await problemOf(res)).type).toBe("/problems/not-found");
+      expectProblem(await fetchedProblem(res), "notFound");
     });
   }
 

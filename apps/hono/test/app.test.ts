@@ -5,7 +5,14 @@
 // are checked by the contract suite, since `new Request()` normalises the URL before the app sees it.
 import { allowHeader } from "@api-ref/contract";
 import { createHttpMetrics, type DataAccess } from "@api-ref/core";
-import { createFakeDataAccess, MISSING_ID, FAKE_USER as user } from "@api-ref/core/testing";
+import {
+  createFakeDataAccess,
+  expectProblem,
+  fetchedProblem,
+  jsonInit,
+  MISSING_ID,
+  FAKE_USER as user,
+} from "@api-ref/core/testing";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -25,18 +32,6 @@ beforeEach(() => {
   app = buildApp({ dataAccess, metrics: createHttpMetrics("hono"), logger: pino({ level: "silent" }) });
 });
 
-/** A JSON request as a client sends it: with its content length (the body parser reads only declared bodies). */
-const json = (method: string, body: string, headers: Record<string, string> = {}) => ({
-  method,
-  body,
-  headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
-});
-
-const problemOf = async (res: Response) => {
-  expect(res.headers.get("content-type")).toBe("application/problem+json");
-  return (await res.json()) as { type: string; status: number; errors?: { path: string }[] };
-};
-
 describe("routes mounted with app.route()", () => {
   it("GET /users validates the query with the contract's schema and hands the parsed values to the service", async () => {
     const res = await app.request("/users?page=1&limit=5");
@@ -47,7 +42,7 @@ describe("routes mounted with app.route()", () => {
   });
 
   it("POST /users answers 201 with a location, from the validated body", async () => {
-    const res = await app.request("/users", json("POST", '{"email":"New@Example.com","name":" New "}'));
+    const res = await app.request("/users", jsonInit("POST", '{"email":"New@Example.com","name":" New "}'));
     expect(res.status).toBe(201);
     const created = (await res.json()) as { id: string };
     expect(res.headers.get("location")).toBe(`/users/${created.id}`);
@@ -64,14 +59,13 @@ describe("routes mounted with app.route()", () => {
   it("a ProblemError from the data access leaves through app.onError as problem+json", async () => {
     const res = await app.request(`/users/${MISSING_ID}`);
     expect(res.status).toBe(404);
-    expect((await problemOf(res)).type).toBe("/problems/not-found");
+    expectProblem(await fetchedProblem(res), "notFound");
   });
 
   it("an unreachable database is a 503, and the error never reaches the client", async () => {
     const res = await app.request("/ready");
-    expect(res.status).toBe(503);
-    const body = await problemOf(res);
-    expect(JSON.stringify(body)).not.toContain("ECONNREFUSED");
+    const problem = expectProblem(await fetchedProblem(res), "unavailable");
+    expect(JSON.stringify(problem)).not.toContain("ECONNREFUSED");
   });
 });
 
@@ -91,42 +85,45 @@ describe("the contract's order of checks", () => {
     ["a list of media types", "application/json, text/plain"],
     ["a charset other than UTF-8", "application/json; charset=latin1"],
   ])("%s is a 415", async (_, contentType) => {
-    const res = await app.request("/users", json("POST", "{}", { "content-type": contentType }));
+    const res = await app.request("/users", jsonInit("POST", "{}", { "content-type": contentType }));
     expect(res.status).toBe(415);
   });
 
   it("a declared length over 1 MiB is a 413 that closes the connection, before anything is read", async () => {
-    const res = await app.request("/users", json("POST", "{}", { "content-length": String(1024 * 1024 + 1) }));
+    const res = await app.request("/users", jsonInit("POST", "{}", { "content-length": String(1024 * 1024 + 1) }));
     expect(res.status).toBe(413);
     expect(res.headers.get("connection")).toBe("close");
-    expect((await problemOf(res)).type).toBe("/problems/payload-too-large");
+    expectProblem(await fetchedProblem(res), "payloadTooLarge");
   });
 
   it("malformed JSON beats an invalid path parameter", async () => {
-    const res = await app.request("/users/not-a-uuid", json("PATCH", "{oops"));
-    expect((await problemOf(res)).type).toBe("/problems/malformed-json");
+    const res = await app.request("/users/not-a-uuid", jsonInit("PATCH", "{oops"));
+    expectProblem(await fetchedProblem(res), "malformedJson");
   });
 
   it("prototype-poisoning keys are refused while parsing", async () => {
-    const res = await app.request("/users", json("POST", '{"__proto__":{"x":1},"email":"a@example.com","name":"A"}'));
+    const res = await app.request(
+      "/users",
+      jsonInit("POST", '{"__proto__":{"x":1},"email":"a@example.com","name":"A"}'),
+    );
     expect(res.status).toBe(400);
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
+    expectProblem(await fetchedProblem(res), "validation", ["body"]);
     expect(dataAccess.users.create).not.toHaveBeenCalled();
   });
 
   it("a JSON body with a byte-order mark is read as without it", async () => {
-    const res = await app.request("/users", json("POST", '\uFEFF{"email":"bom@example.com","name":"B"}'));
+    const res = await app.request("/users", jsonInit("POST", '\uFEFF{"email":"bom@example.com","name":"B"}'));
     expect(res.status).toBe(201);
   });
 
   it("no body at all is one error on `body`, not one per missing field", async () => {
     const res = await app.request("/users", { method: "POST" });
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["body"]);
+    expectProblem(await fetchedProblem(res), "validation", ["body"]);
   });
 
   it("unknown query parameters are a 400 naming each", async () => {
     const res = await app.request("/users?page=1&colour=red");
-    expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["query.colour"]);
+    expectProblem(await fetchedProblem(res), "validation", ["query.colour"]);
   });
 });
 
@@ -134,7 +131,7 @@ describe("paths, request ids and metrics", () => {
   it.each(["/users/", "/Users", "/nowhere"])("%s is the contract's 404", async (path) => {
     const res = await app.request(path);
     expect(res.status).toBe(404);
-    expect((await problemOf(res)).type).toBe("/problems/not-found");
+    expectProblem(await fetchedProblem(res), "notFound");
   });
 
   it("a valid client x-request-id is echoed; an invalid one is replaced by a UUID", async () => {

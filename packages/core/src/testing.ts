@@ -178,3 +178,17 @@ export function expectProblem(response: ProblemResponse, kind: ProblemKind, path
     );
   return body;
 }
+
+/** A web-standard `Response` (Hono's `app.request()`, Elysia's `app.handle()`) in the shape `expectProblem` takes. */
+export async function fetchedProblem(res: Response): Promise<ProblemResponse> {
+  return { status: res.status, contentType: res.headers.get("content-type"), body: await res.json() };
+}
+
+/** A JSON request's `RequestInit` as a client sends it: its media type and its length declared. */
+export function jsonInit(method: string, body: string, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method,
+    body,
+    headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
+  };
+}
