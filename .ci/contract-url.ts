@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ProvisionError, provisionPostgres } from "../packages/db/src/provision.ts";
 import { parseCommandLine } from "../packages/harness/src/command-line.ts";
-import { implementations, serverOf } from "../packages/harness/src/implementations.ts";
+import { implementations } from "../packages/harness/src/implementations.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const usage =
@@ -87,8 +87,7 @@ try {
   if (!values["without-database"]) args.push("--database-url", databaseUrl);
   if (values.junit) args.push("--junit", values.junit);
   // A row on Bun's or Deno's own server: the suite holds it to that server's known deviations, as with --impl.
-  const row = implementations.find((i) => i.name === impl);
-  const knownServer = row ? serverOf(row) : undefined;
+  const knownServer = implementations.find((i) => i.name === impl)?.server;
   if (knownServer) args.push("--server", knownServer);
   if (suiteArgs.length > 0) args.push("--", ...suiteArgs);
   log(`pnpm ${args.map((a) => (a === jwtSecret ? "<secret>" : a)).join(" ")}`);

@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, stripVTControlCharacters } from "node:util";
 import { runShutdown, type ShutdownTarget } from "../packages/faults/src/shutdown.ts";
 import { parseCommandLine } from "../packages/harness/src/command-line.ts";
-import { imageOf, implementations, serverOf } from "../packages/harness/src/implementations.ts";
+import { imageOf, implementations } from "../packages/harness/src/implementations.ts";
 import { freePort } from "../packages/harness/src/launcher.ts";
 import { runCommand } from "../packages/harness/src/run-command.ts";
 import { sql } from "../packages/harness/src/sql.ts";
@@ -418,8 +418,7 @@ try {
       const args = ["test:contract", "--url", url, "--jwt-secret", jwtSecret, "--database-url", databaseUrl];
       if (values.junit && impl.name === "fastapi") args.push("--junit", values.junit);
       // A row on Bun's or Deno's own server answers some edges before its app runs, as its registered deviations say.
-      const server = serverOf(impl);
-      if (server) args.push("--server", server);
+      if (impl.server) args.push("--server", impl.server);
       const report = values.report ? join(dirname(values.report), `vitest-image-${impl.name}.json`) : undefined;
       args.push("--", ...vitestArgs, ...(report ? ["--reporter=json", `--outputFile.json=${report}`] : []));
       const { JWT_SECRET: _s, DATABASE_URL: _d, ...env } = process.env;

@@ -2,15 +2,7 @@
 // implementation means adding one entry here: all three pick it up.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  BUN_NODE_HTTP_DEVIATIONS,
-  BUN_SERVE_DEVIATIONS,
-  DENO_SERVE_DEVIATIONS,
-  type Deviation,
-  isKnownServer,
-  type KnownServer,
-  SERVER_DEVIATIONS,
-} from "./deviations.ts";
+import { type Deviation, isKnownServer, type KnownServer, SERVER_DEVIATIONS } from "./deviations.ts";
 import { type Runtime, runtimeBinary } from "./runtimes.ts";
 
 export type { Runtime } from "./runtimes.ts";
@@ -37,8 +29,12 @@ export interface Implementation {
    * not set up); such a row is skipped.
    */
   unavailable?: string;
-  /** Contract checks its runtime's HTTP server answers otherwise, before any app code runs (deviations.ts). */
-  deviations?: readonly Deviation[];
+  /**
+   * The runtime's own HTTP server, when it answers some contract checks otherwise before any app code runs: its
+   * known deviations are `SERVER_DEVIATIONS[server]` (deviations.ts), and a URL run of the row's image names it with
+   * `--server`.
+   */
+  server?: KnownServer;
 }
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -80,7 +76,7 @@ export const implementations: readonly Implementation[] = [
     language: "typescript",
     dir: "apps/express",
     ...onRuntime("bun", ["src/server.ts"]),
-    deviations: BUN_NODE_HTTP_DEVIATIONS,
+    server: "bun-node-http",
   },
   {
     name: "express-to-fastify",
@@ -168,7 +164,7 @@ export const implementations: readonly Implementation[] = [
     language: "typescript",
     dir: "apps/hono",
     ...onRuntime("bun", ["src/server.bun.ts"]),
-    deviations: BUN_SERVE_DEVIATIONS,
+    server: "bun-serve",
   },
   {
     name: "hono-deno",
@@ -177,7 +173,7 @@ export const implementations: readonly Implementation[] = [
     language: "typescript",
     dir: "apps/hono",
     ...onRuntime("deno", ["run", "--allow-all", "--no-prompt", "src/server.deno.ts"]),
-    deviations: DENO_SERVE_DEVIATIONS,
+    server: "deno-serve",
   },
   // Elysia on Bun: its own app (apps/elysia), served by the same Bun.serve setup as hono-bun.
   {
@@ -187,7 +183,7 @@ export const implementations: readonly Implementation[] = [
     language: "typescript",
     dir: "apps/elysia",
     ...onRuntime("bun", ["src/server.ts"]),
-    deviations: BUN_SERVE_DEVIATIONS,
+    server: "bun-serve",
   },
   {
     name: "fastapi",
@@ -223,25 +219,14 @@ export function imageOf(impl: Implementation): string | undefined {
 }
 
 /**
- * The known deviation of row `name` on contract check `check`, if it has one. The target of a URL run is named
- * `url`: its deviations are those of the server `pnpm test:contract --url … --server NAME` named (the CLI passes it
- * as CONTRACT_URL_SERVER), none when it named none.
+ * The known deviation of row `name` on contract check `check`, if it has one: from its server's list. The target of
+ * a URL run is named `url`: its server is the one `pnpm test:contract --url … --server NAME` named (the CLI passes
+ * it as CONTRACT_URL_SERVER), none when it named none.
  */
 export function deviationOf(name: string, check: string): Deviation | undefined {
-  const server = process.env.CONTRACT_URL_SERVER;
-  const deviations =
-    name === "url"
-      ? server && isKnownServer(server)
-        ? SERVER_DEVIATIONS[server]
-        : undefined
-      : implementations.find((impl) => impl.name === name)?.deviations;
-  return deviations?.find((d) => d.check === check);
-}
-
-/** The server whose known deviations row `impl` has (what `--server` names for its image in a URL run), if any. */
-export function serverOf(impl: Implementation): KnownServer | undefined {
-  const entries = Object.entries(SERVER_DEVIATIONS) as [KnownServer, readonly Deviation[]][];
-  return entries.find(([, deviations]) => deviations === impl.deviations)?.[0];
+  const server =
+    name === "url" ? process.env.CONTRACT_URL_SERVER : implementations.find((i) => i.name === name)?.server;
+  return server && isKnownServer(server) ? SERVER_DEVIATIONS[server].find((d) => d.check === check) : undefined;
 }
 
 /**
