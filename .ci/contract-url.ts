@@ -82,10 +82,11 @@ try {
     app?.once("exit", (code) => reject(new Error(`pnpm start ${impl} exited with code ${code} before listening`)));
   });
 
-  const args = ["test:contract", "--url", url];
-  if (!values["without-secret"]) args.push("--jwt-secret", jwtSecret);
-  if (!values["without-database"]) args.push("--database-url", databaseUrl);
-  if (values.junit) args.push("--junit", values.junit);
+  // --option=value: a random secret can begin with "-", which parseArgs would take for an option.
+  const args = ["test:contract", `--url=${url}`];
+  if (!values["without-secret"]) args.push(`--jwt-secret=${jwtSecret}`);
+  if (!values["without-database"]) args.push(`--database-url=${databaseUrl}`);
+  if (values.junit) args.push(`--junit=${values.junit}`);
   // A row on Bun's or Deno's own server: the suite holds it to that server's known deviations, as with --impl.
   const knownServer = implementations.find((i) => i.name === impl)?.server;
   if (knownServer) args.push("--server", knownServer);

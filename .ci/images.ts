@@ -415,7 +415,8 @@ try {
     if (!ready) continue;
 
     await check(group, "passes the contract suite by URL", async () => {
-      const args = ["test:contract", "--url", url, "--jwt-secret", jwtSecret, "--database-url", databaseUrl];
+      // --option=value: a random secret can begin with "-", which parseArgs would take for an option.
+      const args = ["test:contract", `--url=${url}`, `--jwt-secret=${jwtSecret}`, `--database-url=${databaseUrl}`];
       if (values.junit && impl.name === "fastapi") args.push("--junit", values.junit);
       // A row on Bun's or Deno's own server answers some edges before its app runs, as its registered deviations say.
       if (impl.server) args.push("--server", impl.server);

@@ -22,7 +22,7 @@ const usage = `usage: pnpm test:contract [--impl NAME[,NAME...]] [--junit FILE] 
   --url           run against a server already running there instead, started on a freshly seeded database
                   (pnpm db:migrate and pnpm db:seed); checks that need what is not given are skipped and counted
   --jwt-secret    the JWT_SECRET the --url server signs tokens with (default: $JWT_SECRET), for the checks that
-                  forge tokens
+                  forge tokens; a secret that begins with "-" goes as --jwt-secret=SECRET
   --database-url  the --url server's database (default: $DATABASE_URL), for the checks that set up or inspect
                   rows directly
   --server NAME   the HTTP server the --url target runs on, when it is one whose known deviations (answers its

@@ -108,6 +108,16 @@ describe("pnpm test:contract --url", () => {
     );
   });
 
+  it("takes a secret that begins with a dash when given as --jwt-secret=VALUE, and names that form otherwise", async () => {
+    // A base64url secret begins with "-" one time in 64.
+    const joined = await run(["--url", url, "--jwt-secret=-not-the-server-secret"]);
+    expect(joined.code).toBe(2);
+    expect(joined.stderr).toMatch(/^error: the JWT secret given \(--jwt-secret or JWT_SECRET\) is not the server's/m);
+    const apart = await run(["--url", url, "--jwt-secret", "-not-the-server-secret"]);
+    expect(apart.code).toBe(2);
+    expect(apart.stderr).toContain("--jwt-secret=-XYZ");
+  });
+
   it("refuses --jwt-secret and --database-url without --url", async () => {
     const { code, stderr } = await run(["--impl", "express", "--jwt-secret", "x"]);
     expect(code).toBe(2);
