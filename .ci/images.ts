@@ -4,7 +4,7 @@
 //   1. the stand-ins for the base images (.ci/image-standins.sh) and for postgres (.ci/testcontainers-standin.sh);
 //   2. every apps/*/Dockerfile and packages/db/Dockerfile built unchanged from the repository root, each image
 //      checked as a user would want it: a non-root user, an exec-form command, a HEALTHCHECK on /health (the apps),
-//      and no development tool inside (vitest, typescript, biome, ruff, pytest);
+//      and no development dependency inside (vitest, typescript, biome, @scalar/api-reference, ruff, pytest);
 //   3. the db-setup image run twice on an empty database (migrated and seeded, then left alone);
 //   4. for each implementation in --run (default: express, nestjs-fastify, hono, fastapi and elysia, a row on each
 //      base image, and one more row a day in turn, so that every image runs within eight days; every image is built
@@ -40,11 +40,15 @@ const EVERY_RUN = ["express", "nestjs-fastify", "hono", "fastapi", "elysia"];
 const POSTGRES_IMAGE = "api-ref/postgres-standin:15";
 const PREFIX = "api-ref-ci";
 const POSTGRES_COMMAND = ["postgres", "-c", "shared_preload_libraries=pg_stat_statements"];
-/** What a production image must not hold: development tools, as paths in its file system (grep -E patterns). */
+/**
+ * What a production image must not hold: development tools, and Scalar's API reference package (the /docs page is
+ * built from it in a build stage), as paths in its file system (grep -E patterns).
+ */
 const DEV_TOOLS = [
   "node_modules/\\.pnpm/vitest@",
   "node_modules/\\.pnpm/typescript@",
   "node_modules/\\.pnpm/@biomejs\\+",
+  "node_modules/\\.pnpm/@scalar\\+api-reference@",
   "site-packages/ruff/",
   "site-packages/pytest/",
 ];
@@ -259,24 +263,28 @@ for (const image of images) {
       if (problems.length > 0) throw new Error(problems.join("; "));
     },
   );
-  await check(group, "holds no development tool (vitest, typescript, biome, ruff, pytest)", async () => {
-    const container = await docker("create", image.tag);
-    try {
-      // Only the matches leave the pipe (an image lists tens of thousands of files); grep finding none is no failure.
-      const pattern = DEV_TOOLS.join("|");
-      const listing = await run("bash", [
-        "-o",
-        "pipefail",
-        "-c",
-        `docker export ${container} | tar -t | { grep -oE '${pattern}' || true; }`,
-      ]);
-      if (listing.code !== 0) throw new Error(`could not list the image's files: ${listing.out.slice(-500)}`);
-      const found = new Set(listing.out.split("\n").filter(Boolean));
-      if (found.size > 0) throw new Error(`found ${[...found].join(", ")}`);
-    } finally {
-      await docker("rm", "-f", container);
-    }
-  });
+  await check(
+    group,
+    "holds no development dependency (vitest, typescript, biome, @scalar/api-reference, ruff, pytest)",
+    async () => {
+      const container = await docker("create", image.tag);
+      try {
+        // Only the matches leave the pipe (an image lists tens of thousands of files); grep finding none is no failure.
+        const pattern = DEV_TOOLS.join("|");
+        const listing = await run("bash", [
+          "-o",
+          "pipefail",
+          "-c",
+          `docker export ${container} | tar -t | { grep -oE '${pattern}' || true; }`,
+        ]);
+        if (listing.code !== 0) throw new Error(`could not list the image's files: ${listing.out.slice(-500)}`);
+        const found = new Set(listing.out.split("\n").filter(Boolean));
+        if (found.size > 0) throw new Error(`found ${[...found].join(", ")}`);
+      } finally {
+        await docker("rm", "-f", container);
+      }
+    },
+  );
 }
 
 const sizes = images.flatMap(({ tag, bytes, seconds }) =>

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, Problem } from "./problems.ts";
 import { type RouteSpec, routes } from "./routes.ts";
@@ -273,14 +274,21 @@ function buildDocument() {
 export const openApiDocument: ReturnType<typeof buildDocument> = buildDocument();
 
 /**
+ * Where the contract's build (`pnpm --filter @api-ref/contract build:docs-page`, scripts/docs-page.ts) writes the
+ * /docs page, for an install without Scalar's package: the production images, whose dependencies are installed
+ * with `--prod`. `@scalar/api-reference` is a development dependency because the page needs one 4 MB script of it,
+ * while the package and its dependencies weigh about 170 MB.
+ */
+export const BUILT_DOCS_PAGE: string = fileURLToPath(new URL("../dist/docs.html", import.meta.url));
+
+/**
  * Scalar's API reference as one script, read from the installed package: `/docs` loads nothing from the network,
  * so it works offline. It is inlined into the page (no second route to serve); the three character sequences that
  * would end or confuse an HTML script element are written as `\x3C`, which means `<` in every place they occur
  * (strings, regular expressions, template literals).
  */
-function apiReferenceScript(): string {
+function apiReferenceScript(entry: string): string {
   // The package exports no path to its browser bundle; it sits beside the entry point (dist/browser/).
-  const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
   return (
     readFileSync(join(dirname(entry), "browser", "standalone.js"), "utf8")
       // Its stylesheet declares web fonts on Scalar's font server; without them the page uses the system's fonts.
@@ -290,22 +298,55 @@ function apiReferenceScript(): string {
   );
 }
 
-let docsPage: string | undefined;
+/** Where `@scalar/api-reference` is installed, or null when it is not (an install with `--prod`). */
+function scalarEntry(): string | null {
+  try {
+    return createRequire(import.meta.url).resolve("@scalar/api-reference");
+  } catch {
+    return null;
+  }
+}
 
-/**
- * The HTML page every app serves at /docs: Scalar's API reference rendering /openapi.json, from the package. Built
- * on first use (reading and escaping the 4 MB script takes a noticeable part of a start-up otherwise), then kept.
- */
-export function docsHtml(): string {
-  docsPage ??= `<!doctype html>
+/** The /docs page built from Scalar's installed package: Scalar's API reference rendering /openapi.json. */
+export function docsPageFromPackage(entry: string | null = scalarEntry()): string {
+  if (entry === null)
+    throw new Error("@scalar/api-reference is not installed: install the contract's development dependencies");
+  return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
 <div id="reference"></div>
-<script>${apiReferenceScript()}</script>
+<script>${apiReferenceScript(entry)}</script>
 <script>Scalar.createApiReference("#reference", { url: "/openapi.json", defaultOpenAllTags: true, withDefaultFonts: false, telemetry: false });</script>
 </body>
 </html>
 `;
+}
+
+/**
+ * The /docs page: built from Scalar's package where it is installed (a checkout: never older than the package),
+ * else the page the build wrote (an image). Throws, naming both, when there is neither.
+ */
+export function loadDocsPage(entry: string | null = scalarEntry(), builtPage = BUILT_DOCS_PAGE): string {
+  if (entry !== null) return docsPageFromPackage(entry);
+  try {
+    return readFileSync(builtPage, "utf8");
+  } catch (error) {
+    throw new Error(
+      `the /docs page needs @scalar/api-reference (a development dependency of @api-ref/contract) or the page ` +
+        `built from it at ${builtPage} (pnpm --filter @api-ref/contract build:docs-page), and neither is there ` +
+        `(${(error as Error).message})`,
+    );
+  }
+}
+
+let docsPage: string | undefined;
+
+/**
+ * The HTML page every app serves at /docs (see loadDocsPage). Made on first use (reading and escaping the 4 MB
+ * script takes a noticeable part of a start-up otherwise), then kept.
+ */
+export function docsHtml(): string {
+  docsPage ??= loadDocsPage();
   return docsPage;
 }
