@@ -46,7 +46,7 @@ const POSTGRES_COMMAND = ["postgres", "-c", "shared_preload_libraries=pg_stat_st
  * What a production image must not hold: development tools, and Scalar's API reference package (the /docs page is
  * built from it in a build stage), as paths in its file system (grep -E patterns).
  */
-const DEV_TOOLS = [
+const DEV_DEPENDENCIES = [
   "node_modules/\\.pnpm/vitest@",
   "node_modules/\\.pnpm/typescript@",
   "node_modules/\\.pnpm/@biomejs\\+",
@@ -230,10 +230,13 @@ const builder = await (async () => {
 })();
 log(`building with ${builder.buildkit ? "BuildKit" : "the legacy builder"} (${builder.command})`);
 
+/** The images that this run's builds took a tag from: removed at the end (the next build makes them again). */
+const replaced: string[] = [];
 for (const image of images) {
   const group = `image ${image.tag}`;
   image.built = await check(group, `builds from ${image.dockerfile} unchanged`, async () => {
     const started = performance.now();
+    const previous = (await run("docker", ["image", "inspect", "-f", "{{.Id}}", image.tag])).out.trim();
     const result = await run(builder.command, ["build", "-q", "-f", image.dockerfile, "-t", image.tag, "."], {
       env: { ...process.env, DOCKER_BUILDKIT: builder.buildkit ? "1" : "0" },
     });
@@ -241,6 +244,8 @@ for (const image of images) {
       throw new Error(`docker build failed:\n${result.out.trim().split("\n").slice(-20).join("\n")}`);
     image.seconds = (performance.now() - started) / 1000;
     image.bytes = Number(await docker("image", "inspect", "-f", "{{.Size}}", image.tag));
+    if (/^sha256:/.test(previous) && previous !== (await docker("image", "inspect", "-f", "{{.Id}}", image.tag)))
+      replaced.push(previous);
   });
   if (!image.built) continue;
   await check(
@@ -272,7 +277,7 @@ for (const image of images) {
       const container = await docker("create", image.tag);
       try {
         // Only the matches leave the pipe (an image lists tens of thousands of files); grep finding none is no failure.
-        const pattern = DEV_TOOLS.join("|");
+        const pattern = DEV_DEPENDENCIES.join("|");
         const listing = await run("bash", [
           "-o",
           "pipefail",
@@ -427,7 +432,7 @@ try {
     await check(group, "passes the contract suite by URL", async () => {
       // --option=value: a random secret can begin with "-", which parseArgs would take for an option.
       const args = ["test:contract", `--url=${url}`, `--jwt-secret=${jwtSecret}`, `--database-url=${databaseUrl}`];
-      if (values.junit && impl.name === "fastapi") args.push("--junit", values.junit);
+      if (values.junit && impl.name === "fastapi") args.push(`--junit=${values.junit}`);
       // A row on Bun's or Deno's own server answers some edges before its app runs, as its registered deviations say.
       if (impl.server) args.push("--server", impl.server);
       const report = values.report ? join(dirname(values.report), `vitest-image-${impl.name}.json`) : undefined;
@@ -546,16 +551,26 @@ try {
   for (const name of started) await run("docker", ["rm", "-f", "-v", name]);
 }
 
-// A machine that runs CI again keeps the engine's cache (the next run builds only what changed), bounded: the images
-// each build replaced (dangling) go, and BuildKit's cache is trimmed to BUILD_CACHE_KEEP. Without this each run on
-// the same machine added gigabytes until its disk was full.
-for (const [what, command, args] of [
-  ["replaced images", "docker", ["image", "prune", "-f"]],
-  ["build cache", builder.command, ["builder", "prune", "-f", "--keep-storage", BUILD_CACHE_KEEP]],
-] as const) {
-  const result = await run(command, [...args]);
-  const reclaimed = result.out.match(/Total reclaimed space: (.+)/)?.[1] ?? "nothing";
-  log(result.code === 0 ? `pruned ${what}: ${reclaimed}` : `could not prune ${what}: ${result.out.trim().slice(-300)}`);
+// A machine that runs this again keeps the engine's cache (the next run builds only what changed), bounded: the
+// images this run's builds replaced go, and in CI (whose engine is its own) BuildKit's cache is trimmed to
+// BUILD_CACHE_KEEP. Without this each run on the same machine added gigabytes until its disk was full. Another
+// project's images and cache on a machine where this is run by hand are left alone.
+if (replaced.length > 0) {
+  const removed = await run("docker", ["image", "rm", ...replaced]);
+  log(
+    removed.code === 0
+      ? `removed ${replaced.length} replaced images`
+      : `could not remove every replaced image: ${removed.out.trim().slice(-300)}`,
+  );
+}
+if (process.env.CI === "true") {
+  const pruned = await run(builder.command, ["builder", "prune", "-f", "--keep-storage", BUILD_CACHE_KEEP]);
+  const reclaimed = pruned.out.match(/Total reclaimed space: (.+)/)?.[1] ?? "nothing";
+  log(
+    pruned.code === 0
+      ? `build cache trimmed to ${BUILD_CACHE_KEEP}: ${reclaimed} reclaimed`
+      : `could not trim the build cache: ${pruned.out.trim().slice(-300)}`,
+  );
 }
 
 writeReport();

@@ -277,7 +277,7 @@ export const openApiDocument: ReturnType<typeof buildDocument> = buildDocument()
  * Where the contract's build (`pnpm --filter @api-ref/contract build:docs-page`, scripts/docs-page.ts) writes the
  * /docs page, for an install without Scalar's package: the production images, whose dependencies are installed
  * with `--prod`. `@scalar/api-reference` is a development dependency because the page needs one 4 MB script of it,
- * while the package and its dependencies weigh about 170 MB.
+ * while the package and its dependencies weigh about 160 MB.
  */
 export const BUILT_DOCS_PAGE: string = fileURLToPath(new URL("../dist/docs.html", import.meta.url));
 
