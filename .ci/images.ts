@@ -5,7 +5,8 @@
 //   2. every apps/*/Dockerfile and packages/db/Dockerfile built unchanged from the repository root, each image
 //      checked as a user would want it: a non-root user, an exec-form command, a HEALTHCHECK on /health (the apps),
 //      and no development dependency inside (vitest, typescript, biome, @scalar/api-reference, ruff, pytest);
-//   3. the db-setup image run twice on an empty database (migrated and seeded, then left alone);
+//   3. the db-setup image on an empty database: no demo data unless asked; with SEED_DEMO_DATA=true run twice
+//      (migrated and seeded, then left alone);
 //   4. for each implementation in --run (default: express, nestjs-fastify, hono, fastapi and elysia, a row on each
 //      base image, and one more row a day in turn, so that every image runs within eight days; every image is built
 //      and checked in every run):
@@ -13,7 +14,8 @@
 //      suite by URL against it (`pnpm test:contract --url … --jwt-secret … --database-url …`), the image's own
 //      health check seen healthy, then `docker stop` under load: the fault suite's shutdown check
 //      (packages/faults/src/shutdown.ts), with the container as its target;
-//   5. compose.yaml validated (`docker-compose config`) and `docker-compose --profile express up`: a seeded API.
+//   5. compose.yaml validated (`docker-compose config`; it refuses without JWT_SECRET or API_DB_PASSWORD) and
+//      `docker-compose --profile express up`: a seeded API, connected as the role that only reads and writes rows.
 // Writes a vitest-shaped JSON report of its own checks (--report; CI's summary counts it), each contract run's
 // report beside it (vitest-image-IMPL.json), and each image's size (--sizes). Exits 1 when anything failed.
 // Containers, the network's database and compose's project are removed afterwards; images stay (the layer cache
@@ -343,29 +345,49 @@ try {
   const seeded = "image_seed";
   const setupWorks =
     dbSetup?.built === true &&
-    (await check("image api-ref/db-setup", "migrates and seeds an empty database, then leaves it alone", async () => {
+    (await check("image api-ref/db-setup", "migrates and loads no demo data unless asked", async () => {
       await sql(adminUrl, `CREATE DATABASE ${seeded}`);
-      for (const round of ["first", "second"]) {
-        const result = await run("docker", [
-          "run",
-          "--rm",
-          "--network",
-          "host",
-          "-e",
-          `DATABASE_URL=${urlOf(seeded)}`,
-          dbSetup.tag,
-        ]);
-        if (result.code !== 0) throw new Error(`${round} run exited ${result.code}:\n${result.out.trim()}`);
-        const [row] = await sql<{ users: string; products: string; orders: string }>(
-          urlOf(seeded),
-          "SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM orders) AS orders",
-        );
-        if (row?.users !== "1000" || row.products !== "5000" || row.orders !== "10000")
-          throw new Error(
-            `after the ${round} run: ${JSON.stringify(row)}, expected 1000 users, 5000 products, 10000 orders`,
+      const result = await run("docker", [
+        "run",
+        "--rm",
+        "--network",
+        "host",
+        "-e",
+        `DATABASE_URL=${urlOf(seeded)}`,
+        dbSetup.tag,
+      ]);
+      if (result.code !== 0) throw new Error(`the run exited ${result.code}:\n${result.out.trim()}`);
+      const [row] = await sql<{ users: string }>(urlOf(seeded), "SELECT count(*) AS users FROM users");
+      if (row?.users !== "0") throw new Error(`it wrote ${row?.users} users without SEED_DEMO_DATA=true`);
+    })) &&
+    (await check(
+      "image api-ref/db-setup",
+      "with SEED_DEMO_DATA=true seeds an empty database, then leaves it alone",
+      async () => {
+        for (const round of ["first", "second"]) {
+          const result = await run("docker", [
+            "run",
+            "--rm",
+            "--network",
+            "host",
+            "-e",
+            `DATABASE_URL=${urlOf(seeded)}`,
+            "-e",
+            "SEED_DEMO_DATA=true",
+            dbSetup.tag,
+          ]);
+          if (result.code !== 0) throw new Error(`${round} run exited ${result.code}:\n${result.out.trim()}`);
+          const [row] = await sql<{ users: string; products: string; orders: string }>(
+            urlOf(seeded),
+            "SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM orders) AS orders",
           );
-      }
-    }));
+          if (row?.users !== "1000" || row.products !== "5000" || row.orders !== "10000")
+            throw new Error(
+              `after the ${round} run: ${JSON.stringify(row)}, expected 1000 users, 5000 products, 10000 orders`,
+            );
+        }
+      },
+    ));
 
   for (const impl of imageRows.filter((i) => runList.includes(i.name))) {
     const image = images.find((i) => i.tag === imageOf(impl));
@@ -406,6 +428,9 @@ try {
       `JWT_SECRET=${jwtSecret}`,
       "-e",
       "LOG_LEVEL=warn",
+      // The suite registers and logs in far more than an address may in a minute (docs/conformance.md).
+      "-e",
+      "AUTH_RATE_LIMIT=1000000000",
       "-e",
       "SHUTDOWN_GRACE_MS=10000",
       ...variant,
@@ -507,11 +532,22 @@ try {
     POSTGRES_PORT: String(await freePort()),
     API_PORT: String(await freePort()),
     JWT_SECRET: randomBytes(24).toString("hex"),
+    API_DB_PASSWORD: randomBytes(16).toString("hex"),
+    SEED_DEMO_DATA: "true",
   };
   await check("compose.yaml", "is valid (docker-compose config)", async () => {
     const result = await run("docker-compose", ["config", "-q"], { env: composeEnv });
     if (result.code !== 0) throw new Error(result.out.trim());
   });
+  for (const required of ["JWT_SECRET", "API_DB_PASSWORD"]) {
+    await check("compose.yaml", `refuses to start without ${required}, naming it`, async () => {
+      const env: NodeJS.ProcessEnv = { ...composeEnv };
+      delete env[required];
+      const result = await run("docker-compose", ["--profile", "express", "config", "-q"], { env });
+      if (result.code === 0 || !result.out.includes(required))
+        throw new Error(`exit ${result.code}, expected a refusal naming ${required}:\n${result.out.trim()}`);
+    });
+  }
   const expressImage = images.find((i) => i.name === "express");
   if (expressImage?.built && dbSetup?.built) {
     await check("compose.yaml", "`docker-compose --profile express up` serves the seeded API", async () => {

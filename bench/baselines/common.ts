@@ -65,7 +65,7 @@ export function createServer({ framework, routes, onError }: Baseline) {
       send(res, problemReply(error instanceof Problem ? error : onError(error)));
     };
     if ("problem" in found) return fail(found.problem);
-    const request: Incoming = { json: () => readJson(req) };
+    const request: Incoming = { authorization: req.headers.authorization, json: () => readJson(req) };
     try {
       const result = found.handler(request, url, found.params);
       if (result instanceof Promise) result.then((reply) => send(res, reply), fail);

@@ -48,7 +48,11 @@ export function createFetchHandler({ framework, routes, onError }: Baseline): Fe
     let reply: Reply;
     try {
       if ("problem" in found) throw found.problem;
-      reply = await found.handler({ json: () => readJson(request) }, url, found.params);
+      const incoming = {
+        authorization: request.headers.get("authorization") ?? undefined,
+        json: () => readJson(request),
+      };
+      reply = await found.handler(incoming, url, found.params);
     } catch (error) {
       reply = problemReply(error instanceof Problem ? error : onError(error));
     }

@@ -95,6 +95,8 @@ export function parseObject(text: string): Row {
 
 /** What a handler gets of its request, whichever server read it. */
 export interface Incoming {
+  /** The `authorization` header, as sent. */
+  authorization: string | undefined;
   /** The body as a JSON object: 415 for another media type, 413 past 1 MiB, 400 for anything but an object. */
   json(): Promise<Row>;
 }

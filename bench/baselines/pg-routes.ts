@@ -3,16 +3,38 @@
 // access runs (packages/core) and answering the same JSON. One route table over a `Db` (db.ts: pg with named
 // prepared statements, or Bun's built-in SQL client), served by node:http (node-http-pg.ts) or Bun.serve
 // (bun-http-pg.ts). Not in the contract suite.
-import { createHmac } from "node:crypto";
+//
+// Authorization as every implementation does it (docs/api.md, "Authorization"): on every route that needs a caller
+// the bearer token is verified (token.ts) and the caller's current role read (`SELECT id, role FROM users WHERE
+// id = $1`) before the body is read; admin routes answer a customer 403; a customer's rows are a condition of the
+// query itself (`AND user_id = $n`), so another's row is a 404.
 // The password hashing every implementation shares (the scrypt format of docs/api.md, the dummy hash of an
 // unknown user): its cost is part of what the auth scenarios measure, so it is the same code, not a copy.
-import type { Order, Product, User } from "@api-ref/contract";
+import type { Order, Product, Role, User } from "@api-ref/contract";
 import { hashPassword, verifyPassword } from "@api-ref/db/password";
 import type { Db } from "./db.ts";
-import { type Baseline, empty, type Handler, invalid, json, Problem, probeRoutes, route, UUID } from "./http.ts";
+import {
+  type Baseline,
+  empty,
+  type Handler,
+  type Incoming,
+  invalid,
+  json,
+  Problem,
+  probeRoutes,
+  route,
+  UUID,
+} from "./http.ts";
 import * as read from "./requests.ts";
+import { forbidden, tokens, unauthorized } from "./token.ts";
 
-const jwtKey = process.env.JWT_SECRET ?? "";
+const jwt = tokens(process.env.JWT_SECRET ?? "");
+
+/** Who is calling: the token's user, with the role the database holds now. */
+interface Principal {
+  id: string;
+  role: Role;
+}
 /** A list as a PostgreSQL array literal (`{a,b}`, for `$1::uuid[]`): the same text whichever driver sends it. */
 const pgArray = (items: readonly unknown[]) => `{${items.join(",")}}`;
 
@@ -20,7 +42,8 @@ const pgArray = (items: readonly unknown[]) => `{${items.join(",")}}`;
 // Each mapping `satisfies` the contract's field names (types only: Zod is not loaded), so that a field the
 // contract gains and a mapping lacks fails `pnpm typecheck` here.
 
-const USER_COLUMNS = "id, email, name, created_at, updated_at";
+// The role is an enum: both drivers answer it as its text.
+const USER_COLUMNS = "id, email, name, role, created_at, updated_at";
 const PRODUCT_COLUMNS = "id, name, description, price_cents, stock, created_at, updated_at";
 const ORDER_COLUMNS =
   "id, user_id, product_id, quantity, unit_price_cents, total_cents, status, created_at, updated_at";
@@ -33,6 +56,7 @@ const toUser = (r: Row, p = "") =>
     id: r[`${p}id`],
     email: r[`${p}email`],
     name: r[`${p}name`],
+    role: r[`${p}role`],
     createdAt: iso(r[`${p}created_at`]),
     updatedAt: iso(r[`${p}updated_at`]),
   }) satisfies Record<keyof User, unknown>;
@@ -64,6 +88,30 @@ const toOrder = (r: Row) =>
 
 /** The route table of a raw PostgreSQL baseline named `framework`, on `db`. */
 export function pgBaseline(framework: string, db: Db): Baseline {
+  // ---- who is calling -------------------------------------------------------------------------------------------
+
+  /** The caller: the token verified, then its user's current role read; a deleted user's token is a 401. */
+  async function authenticate(req: Incoming): Promise<Principal> {
+    const id = jwt.verify(req.authorization);
+    const { rows } = await db.query<{ id: string; role: Role }>("SELECT id, role FROM users WHERE id = $1", [id]);
+    if (!rows[0]) throw unauthorized("The token's user no longer exists.");
+    return rows[0];
+  }
+
+  /** The caller, who must be an admin (403 otherwise). */
+  async function authenticateAdmin(req: Incoming): Promise<Principal> {
+    const principal = await authenticate(req);
+    if (principal.role !== "admin") throw forbidden();
+    return principal;
+  }
+
+  /** A customer's condition on `column` (their own rows only), as the next parameter after `values`; none for an admin. */
+  function own(principal: Principal, column: string, values: unknown[]): string {
+    if (principal.role === "admin") return "";
+    values.push(principal.id);
+    return ` AND ${column} = $${values.length}`;
+  }
+
   async function listPage(
     rowsSql: string,
     countSql: string,
@@ -104,8 +152,10 @@ export function pgBaseline(framework: string, db: Db): Baseline {
     );
   }
 
-  async function getUser(key: string) {
-    const { rows } = await db.query(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1 LIMIT 1`, [key]);
+  async function getUser(key: string, principal: Principal) {
+    const values: unknown[] = [key];
+    const mine = own(principal, "id", values);
+    const { rows } = await db.query(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1${mine} LIMIT 1`, values);
     if (!rows[0]) throw notFound("user", key);
     return json(200, toUser(rows[0]));
   }
@@ -186,10 +236,14 @@ export function pgBaseline(framework: string, db: Db): Baseline {
     return `SELECT ${columns.join(", ")} FROM orders o${joins}`;
   }
 
-  async function listOrders(url: URL) {
+  async function listOrders(url: URL, principal: Principal) {
     const p = read.paging(url);
     const conditions: string[] = [];
     const values: unknown[] = [];
+    if (principal.role !== "admin") {
+      values.push(principal.id);
+      conditions.push(`o.user_id = $${values.length}`);
+    }
     const status = url.searchParams.get("status");
     if (status !== null) {
       if (!read.STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
@@ -247,16 +301,16 @@ export function pgBaseline(framework: string, db: Db): Baseline {
     });
   }
 
-  const unknownReference = (field: "userId" | "productId", key: string) =>
-    new Problem("unprocessable", `No ${field === "userId" ? "user" : "product"} has the id ${key}.`, [
-      { path: `body.${field}`, message: "does not name an existing record" },
+  const unknownProduct = (key: string) =>
+    new Problem("unprocessable", `No product has the id ${key}.`, [
+      { path: "body.productId", message: "does not name an existing record" },
     ]);
 
-  async function createOrder(body: Row) {
-    read.onlyKeys(body, ["userId", "productId", "quantity"]);
-    const userId = read.str(body, "userId", 36, true) as string;
+  /** POST /orders: the order is the caller's (the body names no user). */
+  async function createOrder(body: Row, principal: Principal) {
+    read.onlyKeys(body, ["productId", "quantity"]);
+    const userId = principal.id;
     const productId = read.str(body, "productId", 36, true) as string;
-    if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
     if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
     const quantity = read.int(body, "quantity", 1, 100, true) as number;
     // The stock taken and the order recorded in one statement (one round trip, atomic by itself, no BEGIN/COMMIT):
@@ -273,17 +327,14 @@ export function pgBaseline(framework: string, db: Db): Baseline {
         [userId, productId, quantity],
       ));
     } catch (error) {
-      if (db.codeOf(error) === "23503") throw unknownReference("userId", userId);
+      // The caller was deleted after the request was authenticated: their token no longer names anyone.
+      if (db.codeOf(error) === "23503") throw unauthorized("The token's user no longer exists.");
       throw error;
     }
     if (!rows[0]) {
-      // Nothing taken: an unknown product or user is a 422 whatever the stock; only then is a shortage a 409.
-      const [product, user] = await Promise.all([
-        db.query<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [productId]),
-        db.query("SELECT id FROM users WHERE id = $1", [userId]),
-      ]);
-      if (!product.rows[0]) throw unknownReference("productId", productId);
-      if (!user.rows[0]) throw unknownReference("userId", userId);
+      // Nothing taken: an unknown product is a 422 whatever the stock; only then is a shortage a 409.
+      const product = await db.query<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [productId]);
+      if (!product.rows[0]) throw unknownProduct(productId);
       throw new Problem("conflict", `Only ${product.rows[0].stock} left in stock; ${quantity} requested.`, [
         { path: "body.quantity", message: "exceeds the stock left" },
       ]);
@@ -292,19 +343,29 @@ export function pgBaseline(framework: string, db: Db): Baseline {
     return json(201, order, { location: `/orders/${order.id}` });
   }
 
-  async function updateOrderStatus(key: string, body: Row) {
+  async function updateOrderStatus(key: string, body: Row, principal: Principal) {
     read.onlyKeys(body, ["status"]);
     const status = body.status;
     if (typeof status !== "string" || !read.STATUSES.includes(status))
       throw invalid("body.status", "must be an order status");
+    // A customer may only cancel (their own order): any other status is a 403, whichever order it names.
+    if (principal.role !== "admin" && status !== "cancelled") {
+      throw forbidden(`Only an admin may mark an order ${status}; a customer may cancel their own pending order.`);
+    }
+    const values: unknown[] = [key, status, pgArray(FROM[status] ?? [])];
+    const mine = own(principal, "user_id", values);
     const order = await db.transaction(async (q) => {
       const { rows } = await q(
-        `UPDATE orders SET status = $2::order_status, updated_at = now() WHERE id = $1 AND status = ANY($3::order_status[]) RETURNING ${ORDER_COLUMNS}`,
-        [key, status, pgArray(FROM[status] ?? [])],
+        `UPDATE orders SET status = $2::order_status, updated_at = now() WHERE id = $1 AND status = ANY($3::order_status[])${mine} RETURNING ${ORDER_COLUMNS}`,
+        values,
       );
       const row = rows[0];
       if (!row) {
-        const current = await q<{ status: string }>("SELECT status FROM orders WHERE id = $1", [key]);
+        const lookup: unknown[] = [key];
+        const current = await q<{ status: string }>(
+          `SELECT status FROM orders WHERE id = $1${own(principal, "user_id", lookup)}`,
+          lookup,
+        );
         if (!current.rows[0]) throw notFound("order", key);
         throw new Problem("conflict", `An order that is ${current.rows[0].status} cannot become ${status}.`, [
           { path: "body.status", message: `not allowed from ${current.rows[0].status}` },
@@ -341,13 +402,6 @@ export function pgBaseline(framework: string, db: Db): Baseline {
 
   // ---- auth -----------------------------------------------------------------------------------------------------
 
-  function signToken(sub: string) {
-    const now = Math.floor(Date.now() / 1000);
-    const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-    const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub, iat: now, exp: now + 3600 })}`;
-    return `${unsigned}.${createHmac("sha256", jwtKey).update(unsigned).digest("base64url")}`;
-  }
-
   async function register(body: Row) {
     const { email, name, password } = read.registerFields(body);
     const passwordHash = await hashPassword(password);
@@ -357,7 +411,7 @@ export function pgBaseline(framework: string, db: Db): Baseline {
         [email, name, passwordHash],
       );
       const user = toUser(rows[0] as Row);
-      return json(201, { user, token: signToken(user.id as string) });
+      return json(201, { user, token: jwt.sign(user.id as string) });
     } catch (error) {
       if (db.codeOf(error) === "23505") throw emailTaken();
       throw error;
@@ -374,17 +428,23 @@ export function pgBaseline(framework: string, db: Db): Baseline {
     );
     const valid = await verifyPassword(password, rows[0]?.password_hash);
     if (!rows[0] || !valid) throw new Problem("unauthorized", "The e-mail address or the password is wrong.");
-    return json(200, { token: signToken(rows[0].id), tokenType: "Bearer", expiresIn: 3600 });
+    return json(200, { token: jwt.sign(rows[0].id), tokenType: "Bearer", expiresIn: 3600 });
   }
 
   // ---- routes ----------------------------------------------------------------------------------------------------
 
-  /** DELETE /<table>/:id: 204, 404 when there is no such row, 409 (with `conflict`) while an order references it. */
+  /**
+   * DELETE /<table>/:id: 204, 404 when there is no such row (or, for a user, not the caller's own unless an admin
+   * asks), 409 (with `conflict`) while an order references it. Products are an admin's to delete.
+   */
   function deleteById(table: "users" | "products", resource: string, conflict: string): Handler {
-    return async (_req, _url, [raw]) => {
+    return async (req, _url, [raw]) => {
+      const principal = table === "users" ? await authenticate(req) : await authenticateAdmin(req);
       const key = read.id(raw);
+      const values: unknown[] = [key];
+      const mine = table === "users" ? own(principal, "id", values) : "";
       try {
-        const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id = $1`, [key]);
+        const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id = $1${mine}`, values);
         if (!rowCount) throw notFound(resource, key);
       } catch (error) {
         if (db.codeOf(error) === "23503") throw new Problem("conflict", conflict);
@@ -402,8 +462,12 @@ export function pgBaseline(framework: string, db: Db): Baseline {
     routes: () => [
       ...probeRoutes(framework, () => db.query("SELECT 1")),
       route("/users", {
-        GET: (_req, url) => listUsers(url),
+        GET: async (req, url) => {
+          await authenticateAdmin(req);
+          return listUsers(url);
+        },
         POST: async (req) => {
+          await authenticateAdmin(req);
           const { email, name } = read.userFields(await req.json(), true);
           try {
             const { rows } = await db.query(`INSERT INTO users (email, name) VALUES ($1, $2) ${RETURNING_USER}`, [
@@ -419,14 +483,20 @@ export function pgBaseline(framework: string, db: Db): Baseline {
         },
       }),
       route("/users/:id", {
-        GET: (_req, _url, [key]) => getUser(read.id(key)),
+        GET: async (req, _url, [raw]) => {
+          const principal = await authenticate(req);
+          return getUser(read.id(raw), principal);
+        },
         PATCH: async (req, _url, [raw]) => {
+          const principal = await authenticate(req);
           const key = read.id(raw);
           const { email, name } = read.userFields(await req.json(), false);
+          const values: unknown[] = [key, email ?? null, name ?? null];
+          const mine = own(principal, "id", values);
           try {
             const { rows } = await db.query(
-              `UPDATE users SET email = COALESCE($2, email), name = COALESCE($3, name), updated_at = now() WHERE id = $1 ${RETURNING_USER}`,
-              [key, email ?? null, name ?? null],
+              `UPDATE users SET email = COALESCE($2, email), name = COALESCE($3, name), updated_at = now() WHERE id = $1${mine} ${RETURNING_USER}`,
+              values,
             );
             if (!rows[0]) throw notFound("user", key);
             return json(200, toUser(rows[0]));
@@ -440,6 +510,7 @@ export function pgBaseline(framework: string, db: Db): Baseline {
       route("/products", {
         GET: (_req, url) => listProducts(url),
         POST: async (req) => {
+          await authenticateAdmin(req);
           const f = read.productFields(await req.json(), true);
           const { rows } = await db.query(
             `INSERT INTO products (name, description, price_cents, stock) VALUES ($1, $2, $3, $4) ${RETURNING_PRODUCT}`,
@@ -457,6 +528,7 @@ export function pgBaseline(framework: string, db: Db): Baseline {
           return json(200, toProduct(rows[0]));
         },
         PATCH: async (req, _url, [raw]) => {
+          await authenticateAdmin(req);
           const key = read.id(raw);
           const body = await req.json();
           const f = read.productFields(body, false);
@@ -472,18 +544,31 @@ export function pgBaseline(framework: string, db: Db): Baseline {
         DELETE: deleteById("products", "product", "Orders reference this product; it cannot be deleted."),
       }),
       route("/orders", {
-        GET: (_req, url) => listOrders(url),
-        POST: async (req) => createOrder(await req.json()),
+        GET: async (req, url) => listOrders(url, await authenticate(req)),
+        POST: async (req) => {
+          const principal = await authenticate(req);
+          return createOrder(await req.json(), principal);
+        },
       }),
       route("/orders/:id", {
-        GET: async (_req, url, [raw]) => {
+        GET: async (req, url, [raw]) => {
+          const principal = await authenticate(req);
           const key = read.id(raw);
-          const { rows } = await db.query(`${orderSelect(read.includes(url))} WHERE o.id = $1 LIMIT 1`, [key]);
+          const values: unknown[] = [key];
+          const mine = own(principal, "o.user_id", values);
+          const { rows } = await db.query(`${orderSelect(read.includes(url))} WHERE o.id = $1${mine} LIMIT 1`, values);
           if (!rows[0]) throw notFound("order", key);
           return json(200, toOrder(rows[0]));
         },
-        PATCH: async (req, _url, [raw]) => updateOrderStatus(read.id(raw), await req.json()),
-        DELETE: (_req, _url, [raw]) => deleteOrder(read.id(raw)),
+        PATCH: async (req, _url, [raw]) => {
+          const principal = await authenticate(req);
+          const key = read.id(raw);
+          return updateOrderStatus(key, await req.json(), principal);
+        },
+        DELETE: async (req, _url, [raw]) => {
+          await authenticateAdmin(req);
+          return deleteOrder(read.id(raw));
+        },
       }),
       route("/auth/register", { POST: async (req) => register(await req.json()) }),
       route("/auth/login", { POST: async (req) => login(await req.json()) }),

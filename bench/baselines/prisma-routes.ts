@@ -5,17 +5,19 @@
 // data access:
 //   implementation ÷ <runtime>-http-prisma   = what the framework costs,
 //   <runtime>-http-prisma ÷ <runtime>-http-pg = what the data access (Prisma and its driver adapter) costs.
+// Callers are authenticated as the apps authenticate them, by core's own `auth.authenticate` (the token verified with
+// jose, the user's role read through Prisma) and `requireAdmin`, before the body is read.
 import { type OrderStatus, ProblemError } from "@api-ref/contract";
-import { createDataAccess, internalError, loadConfig } from "@api-ref/core";
+import { createDataAccess, internalError, loadConfig, type Principal, requireAdmin } from "@api-ref/core";
 import {
   type Baseline,
   empty,
+  type Incoming,
   invalid,
   json,
   Problem,
   type ProblemKind,
   probeRoutes,
-  type Route,
   route,
   UUID,
 } from "./http.ts";
@@ -64,13 +66,12 @@ function orderQuery(url: URL) {
   };
 }
 
+/** POST /orders's body: a product and a quantity (the order is the caller's). */
 function orderBody(body: Row) {
-  read.onlyKeys(body, ["userId", "productId", "quantity"]);
-  const userId = read.str(body, "userId", 36, true) as string;
+  read.onlyKeys(body, ["productId", "quantity"]);
   const productId = read.str(body, "productId", 36, true) as string;
-  if (!UUID.test(userId)) throw invalid("body.userId", "must be a UUID");
   if (!UUID.test(productId)) throw invalid("body.productId", "must be a UUID");
-  return { userId, productId, quantity: read.int(body, "quantity", 1, 100, true) as number };
+  return { productId, quantity: read.int(body, "quantity", 1, 100, true) as number };
 }
 
 function productBody(body: Row, required: boolean) {
@@ -90,77 +91,98 @@ function userBody(body: Row, required: boolean) {
 
 const created = (path: string, value: { id: string }) => json(201, value, { location: `${path}/${value.id}` });
 
-/** GET, PATCH and DELETE of one row by its id, through one of core's repositories. */
-function oneById<B, T>(
-  repository: {
-    get(id: string): Promise<T>;
-    update(id: string, body: B): Promise<T>;
-    remove(id: string): Promise<unknown>;
-  },
-  changesOf: (json: Row) => B,
-): Route["methods"] {
-  return {
-    GET: async (_req, _url, [raw]) => json(200, await repository.get(read.id(raw))),
-    PATCH: async (req, _url, [raw]) => {
-      const key = read.id(raw);
-      return json(200, await repository.update(key, changesOf(await req.json())));
-    },
-    DELETE: async (_req, _url, [raw]) => {
-      await repository.remove(read.id(raw));
-      return empty(204);
-    },
-  };
-}
-
 /** The route table of a Prisma baseline named `framework`, and how to close its data access. */
 export function prismaBaseline(framework: string): { baseline: Baseline; close: () => Promise<void> } {
   const dataAccess = createDataAccess(loadConfig());
   const { users, products, orders, auth } = dataAccess;
+  /** The caller, as every app learns it: core's authenticate (a 401 problem with its www-authenticate). */
+  const caller = (req: Incoming): Promise<Principal> => auth.authenticate(req.authorization);
+  /** The caller, who must be an admin (core's requireAdmin: a 403 otherwise). */
+  const admin = async (req: Incoming): Promise<Principal> => {
+    const principal = await caller(req);
+    requireAdmin(principal);
+    return principal;
+  };
   const baseline: Baseline = {
     framework,
     routes: () => [
       ...probeRoutes(framework, () => dataAccess.ping()),
       route("/users", {
-        GET: async (_req, url) => {
+        GET: async (req, url) => {
+          await admin(req);
           const { page, limit } = read.paging(url);
           return json(200, await users.list({ page, limit, q: url.searchParams.get("q") || undefined }));
         },
-        POST: async (req) => created("/users", await users.create(userBody(await req.json(), true))),
+        POST: async (req) => {
+          await admin(req);
+          return created("/users", await users.create(userBody(await req.json(), true)));
+        },
       }),
-      route(
-        "/users/:id",
-        oneById(users, (json) => userBody(json, false)),
-      ),
+      route("/users/:id", {
+        GET: async (req, _url, [raw]) => {
+          const principal = await caller(req);
+          return json(200, await users.get(read.id(raw), principal));
+        },
+        PATCH: async (req, _url, [raw]) => {
+          const principal = await caller(req);
+          const key = read.id(raw);
+          return json(200, await users.update(key, userBody(await req.json(), false), principal));
+        },
+        DELETE: async (req, _url, [raw]) => {
+          const principal = await caller(req);
+          await users.remove(read.id(raw), principal);
+          return empty(204);
+        },
+      }),
       route("/products", {
         GET: async (_req, url) => json(200, await products.list(productQuery(url))),
-        POST: async (req) => created("/products", await products.create(productBody(await req.json(), true))),
-      }),
-      route(
-        "/products/:id",
-        oneById(products, (json) => productBody(json, false)),
-      ),
-      route("/orders", {
-        GET: async (_req, url) => json(200, await orders.list(orderQuery(url))),
         POST: async (req) => {
-          const { order } = await orders.create(orderBody(await req.json()));
+          await admin(req);
+          return created("/products", await products.create(productBody(await req.json(), true)));
+        },
+      }),
+      route("/products/:id", {
+        GET: async (_req, _url, [raw]) => json(200, await products.get(read.id(raw))),
+        PATCH: async (req, _url, [raw]) => {
+          await admin(req);
+          const key = read.id(raw);
+          return json(200, await products.update(key, productBody(await req.json(), false)));
+        },
+        DELETE: async (req, _url, [raw]) => {
+          await admin(req);
+          await products.remove(read.id(raw));
+          return empty(204);
+        },
+      }),
+      route("/orders", {
+        GET: async (req, url) => {
+          const principal = await caller(req);
+          return json(200, await orders.list(orderQuery(url), principal));
+        },
+        POST: async (req) => {
+          const principal = await caller(req);
+          const { order } = await orders.create(orderBody(await req.json()), principal);
           return created("/orders", order);
         },
       }),
       route("/orders/:id", {
-        GET: async (_req, url, [raw]) => {
+        GET: async (req, url, [raw]) => {
+          const principal = await caller(req);
           const key = read.id(raw);
-          return json(200, await orders.get(key, orderQuery(url).include));
+          return json(200, await orders.get(key, orderQuery(url).include, principal));
         },
         PATCH: async (req, _url, [raw]) => {
+          const principal = await caller(req);
           const key = read.id(raw);
           const body = await req.json();
           read.onlyKeys(body, ["status"]);
           if (typeof body.status !== "string" || !read.STATUSES.includes(body.status)) {
             throw invalid("body.status", "must be an order status");
           }
-          return json(200, await orders.updateStatus(key, body.status as OrderStatus));
+          return json(200, await orders.updateStatus(key, body.status as OrderStatus, principal));
         },
-        DELETE: async (_req, _url, [raw]) => {
+        DELETE: async (req, _url, [raw]) => {
+          await admin(req);
           await orders.remove(read.id(raw));
           return empty(204);
         },

@@ -3,7 +3,10 @@ serving the database scenarios through the data access FastAPI uses (packages/py
 asyncpg pool, SQL and DTOs), with requests read by hand as the Node baselines read them. So
     fastapi ÷ raw-asgi        = what FastAPI (routing, pydantic validation, middleware) costs,
     raw-asgi ÷ node-http-pg   = what the runtime and driver (Python, uvicorn, asyncpg) cost.
-It also keeps the contract's per-request duties: x-request-id on every response and the HTTP metrics.
+It also keeps the contract's per-request duties: x-request-id on every response and the HTTP metrics, and its
+authorization (docs/api.md "Authorization"): every route that needs a caller verifies the bearer token and reads the
+caller's current role through api_core (`auth.authenticate`, one primary-key read), before anything of the request
+itself; admin routes answer anyone else 403; a customer's rows are a condition of api_core's statements.
 
 Run with apps/fastapi's venv, where packages/python (api_contract, api_core) is installed; it imports no app. PORT,
 HOST, DATABASE_URL, JWT_SECRET, DB_POOL_SIZE and WEB_CONCURRENCY from the environment, like the app.
@@ -27,8 +30,10 @@ from api_core.data import auth, orders, products, users
 from api_core.db import DATABASE_UNAVAILABLE, Database, create_pool
 from api_core.http import REQUEST_ID
 from api_core.metrics import HttpMetrics
-from api_core.settings import Settings
+from api_core.principal import Principal, require_admin
+from api_core.settings import load_settings_or_exit
 
+PROBLEM = b"application/problem+json"
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 STATUSES = ("pending", "shipped", "delivered", "cancelled")
 SORTS = ("createdAt", "-createdAt", "priceCents", "-priceCents", "name")
@@ -130,7 +135,7 @@ class RawApp:
     """The whole server: one ASGI callable, a route table of regular expressions, no framework."""
 
     def __init__(self) -> None:
-        self.settings = Settings.from_env()
+        self.settings = load_settings_or_exit()
         self.metrics = HttpMetrics("raw-asgi")
         self.db: Database | None = None
         self.routes: list[tuple[str, re.Pattern[str], dict[str, Any]]] = [
@@ -139,12 +144,19 @@ class RawApp:
                 ("/health", {"GET": self.health}),
                 ("/ready", {"GET": self.ready}),
                 ("/users", {"GET": self.list_users, "POST": self.create_user}),
-                ("/users/:id", self.one_by_id(users.get_user, users.update_user, users.delete_user, user_fields)),
+                (
+                    "/users/:id",
+                    self.one_by_id(users.get_user, users.update_user, users.delete_user, user_fields, owned=True),
+                ),
                 ("/products", {"GET": self.list_products, "POST": self.create_product}),
                 (
                     "/products/:id",
                     self.one_by_id(
-                        products.get_product, products.update_product, products.delete_product, product_fields
+                        products.get_product,
+                        products.update_product,
+                        products.delete_product,
+                        product_fields,
+                        owned=False,
                     ),
                 ),
                 ("/orders", {"GET": self.list_orders, "POST": self.create_order}),
@@ -159,7 +171,10 @@ class RawApp:
             await self.lifespan(receive, send)
             return
         started = time.perf_counter()
-        headers = dict(scope["headers"])
+        # The first of a repeated header, as node:http keeps the first `authorization` and `content-type`.
+        headers: dict[bytes, bytes] = {}
+        for name, value in scope["headers"]:
+            headers.setdefault(name, value)
         incoming = headers.get(b"x-request-id", b"").decode("latin-1")
         request_id = incoming if REQUEST_ID.fullmatch(incoming) else str(uuid.uuid4())
         method = scope["method"]
@@ -181,14 +196,15 @@ class RawApp:
                 raise ProblemError("notFound", f"Nothing lives at {scope['path']}.")
             content_type = b"application/json"
         except ProblemError as problem:
-            status, body, extra, content_type = problem.status, problem.to_json(), {}, b"application/problem+json"
+            # A problem's own headers: `www-authenticate` on a 401 and a 403, `retry-after` on a 503.
+            status, body, extra, content_type = problem.status, problem.to_json(), problem.headers, PROBLEM
         except DATABASE_UNAVAILABLE:
             problem = ProblemError("unavailable", "The database cannot be reached; try again shortly.")
-            status, body, extra, content_type = problem.status, problem.to_json(), {}, b"application/problem+json"
+            status, body, extra, content_type = problem.status, problem.to_json(), problem.headers, PROBLEM
         except Exception as error:  # any other error is a 500 problem, logged
             print(f"raw-asgi: {error!r}", file=sys.stderr)
             problem = ProblemError("internal", "An unexpected error occurred.")
-            status, body, extra, content_type = problem.status, problem.to_json(), {}, b"application/problem+json"
+            status, body, extra, content_type = problem.status, problem.to_json(), {}, PROBLEM
         payload = b"" if body is None else orjson.dumps(body)
         response_headers = [(b"x-request-id", request_id.encode("latin-1"))]
         if body is not None:
@@ -214,6 +230,18 @@ class RawApp:
     def database(self) -> Database:
         assert self.db is not None
         return self.db
+
+    async def caller(self, headers: dict[bytes, bytes]) -> Principal:
+        """Who sent the request (a 401 otherwise): api_core's token check and the role the database holds now."""
+        authorization = headers.get(b"authorization")
+        decoded = None if authorization is None else authorization.decode("latin-1")
+        return await auth.authenticate(self.database, self.settings, decoded)
+
+    async def admin(self, headers: dict[bytes, bytes]) -> Principal:
+        """The caller, who must be an admin (a 403 otherwise)."""
+        principal = await self.caller(headers)
+        require_admin(principal)
+        return principal
 
     @staticmethod
     async def json_body(receive: Any, headers: dict[bytes, bytes]) -> dict[str, Any]:
@@ -243,28 +271,46 @@ class RawApp:
         await self.database.fetchval("SELECT 1")
         return 200, {"status": "ok"}, {}
 
-    async def list_users(self, _p: Any, query: dict[str, str], *_: Any) -> tuple[int, Any, dict[str, str]]:
+    async def list_users(
+        self, _p: Any, query: dict[str, str], _r: Any, headers: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        await self.admin(headers)
         page, limit = paging(query)
         return 200, await users.list_users(self.database, page, limit, query.get("q") or None), {}
 
     async def create_user(self, _p: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+        await self.admin(headers)
         fields = user_fields(await self.json_body(receive, headers), True)
         user = await users.create_user(self.database, fields["email"], fields["name"])
         return 201, user, {"location": f"/users/{user['id']}"}
 
-    def one_by_id(self, get: Any, update: Any, delete: Any, fields: Any) -> dict[str, Any]:
-        """GET, PATCH and DELETE of one row by its id, through one data module's functions and its body's fields."""
+    def one_by_id(self, get: Any, update: Any, delete: Any, fields: Any, *, owned: bool) -> dict[str, Any]:
+        """GET, PATCH and DELETE of one row by its id, through one data module's functions and its body's fields.
+        `owned` (users): every method needs a caller, passed on to the data access (a customer reaches only
+        themself); otherwise (products) anyone reads and only an admin writes."""
 
-        async def get_one(groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
-            return 200, await get(self.database, ident(groups[0])), {}
+        async def reader(headers: dict[bytes, bytes]) -> tuple[Principal, ...]:
+            return (await self.caller(headers),) if owned else ()
+
+        async def writer(headers: dict[bytes, bytes]) -> tuple[Principal, ...]:
+            if owned:
+                return (await self.caller(headers),)
+            await self.admin(headers)
+            return ()
+
+        async def get_one(groups: Any, _q: Any, _r: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+            who = await reader(headers)
+            return 200, await get(self.database, ident(groups[0]), *who), {}
 
         async def update_one(groups: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+            who = await writer(headers)
             key = ident(groups[0])
             changes = fields(await self.json_body(receive, headers), False)
-            return 200, await update(self.database, key, changes), {}
+            return 200, await update(self.database, key, changes, *who), {}
 
-        async def delete_one(groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
-            await delete(self.database, ident(groups[0]))
+        async def delete_one(groups: Any, _q: Any, _r: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+            who = await writer(headers)
+            await delete(self.database, ident(groups[0]), *who)
             return 204, None, {}
 
         return {"GET": get_one, "PATCH": update_one, "DELETE": delete_one}
@@ -289,12 +335,16 @@ class RawApp:
         return 200, await products.list_products(self.database, parsed), {}
 
     async def create_product(self, _p: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+        await self.admin(headers)
         product = await products.create_product(
             self.database, product_fields(await self.json_body(receive, headers), True)
         )
         return 201, product, {"location": f"/products/{product['id']}"}
 
-    async def list_orders(self, _p: Any, query: dict[str, str], *_: Any) -> tuple[int, Any, dict[str, str]]:
+    async def list_orders(
+        self, _p: Any, query: dict[str, str], _r: Any, headers: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        principal = await self.caller(headers)
         page, limit = paging(query)
         status = query.get("status")
         if status is not None and status not in STATUSES:
@@ -310,32 +360,38 @@ class RawApp:
             productId=query.get("productId"),
             include=include_of(query),
         )
-        return 200, await orders.list_orders(self.database, parsed), {}
+        return 200, await orders.list_orders(self.database, parsed, principal), {}
 
     async def create_order(self, _p: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+        """The order is the caller's: the body names no user."""
+        principal = await self.caller(headers)
         body = await self.json_body(receive, headers)
-        only(body, ("userId", "productId", "quantity"))
-        for key in ("userId", "productId"):
-            if not UUID.match(text(body, key, 36, True) or ""):
-                raise invalid(f"body.{key}", "must be a UUID")
+        only(body, ("productId", "quantity"))
+        if not UUID.match(text(body, "productId", 36, True) or ""):
+            raise invalid("body.productId", "must be a UUID")
         parsed = CreateOrderBody.model_construct(
-            userId=body["userId"], productId=body["productId"], quantity=integer(body, "quantity", 1, 100, True)
+            productId=body["productId"], quantity=integer(body, "quantity", 1, 100, True)
         )
-        order = await orders.create_order(self.database, parsed, None)
+        order = await orders.create_order(self.database, parsed, principal)
         return 201, order, {"location": f"/orders/{order['id']}"}
 
-    async def get_order(self, groups: Any, query: dict[str, str], *_: Any) -> tuple[int, Any, dict[str, str]]:
-        return 200, await orders.get_order(self.database, ident(groups[0]), include_of(query)), {}
+    async def get_order(
+        self, groups: Any, query: dict[str, str], _r: Any, headers: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        principal = await self.caller(headers)
+        return 200, await orders.get_order(self.database, ident(groups[0]), include_of(query), principal), {}
 
     async def update_order(self, groups: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+        principal = await self.caller(headers)
         key = ident(groups[0])
         body = await self.json_body(receive, headers)
         only(body, ("status",))
         if body.get("status") not in STATUSES:
             raise invalid("body.status", "must be an order status")
-        return 200, await orders.update_order_status(self.database, key, body["status"]), {}
+        return 200, await orders.update_order_status(self.database, key, body["status"], principal), {}
 
-    async def delete_order(self, groups: Any, *_: Any) -> tuple[int, Any, dict[str, str]]:
+    async def delete_order(self, groups: Any, _q: Any, _r: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
+        await self.admin(headers)
         await orders.delete_order(self.database, ident(groups[0]))
         return 204, None, {}
 
@@ -363,7 +419,8 @@ def create_app() -> RawApp:
 
 
 if __name__ == "__main__":
-    settings = Settings.from_env()
+    # A configuration it cannot start with (a JWT_SECRET too short or a placeholder, …): one line, exit 2.
+    settings = load_settings_or_exit()
     uvicorn.run(
         "raw_asgi:create_app",
         factory=True,

@@ -6,12 +6,14 @@
 // a query each; a runtime whose `process.nextTick` runs later (Deno's `node:process`) lets requests in flight share
 // one. This counts it: pg_stat_statements' calls (preloaded by packages/db's provisioning) over N requests to
 // seeded users, at each concurrency. A server that sends fewer statements than it answers requests does less
-// database work per request: its user-by-id figure is then not the same workload as the others'.
+// database work per request: its user-by-id figure is then not the same workload as the others'. Each request is
+// a customer reading themself with their bearer token, as the bench's user-by-id sends it: the caller's role is read
+// (a `findUnique`, batched like the other) before the user.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { applyMigrations, seedDatabase } from "@api-ref/db";
 import { provisionPostgres } from "@api-ref/db/provision";
-import { build, implementationNamed, launch } from "@api-ref/harness";
+import { bearerCache, build, implementationNamed, launch } from "@api-ref/harness";
 import pg from "pg";
 
 const usage =
@@ -49,14 +51,19 @@ if (unavailable) {
   process.exit(1);
 }
 
+const JWT_SECRET = randomBytes(32).toString("base64url");
+const bearer = bearerCache(JWT_SECRET);
+/** GET /users/:id by that user. */
+const getSelf = (url: string, id: string) => fetch(`${url}/users/${id}`, { headers: { authorization: bearer(id) } });
+
 /** N requests, `concurrency` at a time, to seeded users in turn; every answer must be 200. */
 async function load(url: string, ids: string[], concurrency: number) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < REQUESTS) {
-        const id = ids[next++ % ids.length];
-        const response = await fetch(`${url}/users/${id}`);
+        const id = ids[next++ % ids.length] as string;
+        const response = await getSelf(url, id);
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`GET /users/${id} answered ${response.status}`);
       }
@@ -73,7 +80,9 @@ try {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-  const ids = (await admin.query<{ id: string }>("SELECT id FROM users ORDER BY id LIMIT 500")).rows.map((r) => r.id);
+  const ids = (
+    await admin.query<{ id: string }>("SELECT id FROM users WHERE role = 'customer' ORDER BY id LIMIT 500")
+  ).rows.map((r) => r.id);
   const statements = async () =>
     (
       await admin.query<{ calls: number }>(
@@ -93,9 +102,9 @@ try {
       const built = await build(impl);
       if (!built.ok) throw new Error(`building ${impl.name} failed: ${built.error}`);
     }
-    const running = await launch(impl, { databaseUrl, jwtSecret: randomBytes(24).toString("base64url") });
+    const running = await launch(impl, { databaseUrl, jwtSecret: JWT_SECRET });
     try {
-      for (const id of ids) await (await fetch(`${running.url}/users/${id}`)).arrayBuffer();
+      for (const id of ids) await (await getSelf(running.url, id)).arrayBuffer();
       for (const concurrency of CONCURRENCY) {
         process.stderr.write(`batching: ${impl.name}, ${concurrency} in flight\n`);
         await admin.query("SELECT pg_stat_statements_reset()");

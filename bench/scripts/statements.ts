@@ -6,13 +6,15 @@
 // reused, as on every connection of a warm pool) behind a small TCP proxy that reads the frontend/backend protocol
 // and counts messages; PostgreSQL's pg_stat_statements (preloaded by packages/db's provisioning) gives calls and
 // execution time per statement. Each route is warmed up first, then measured over --requests sequential requests.
+// Each is sent as the bench sends it: user-by-id and order-create by a customer (the buyer, reading themself and
+// ordering for themself), with a bearer token, so that authenticating the caller is part of what is counted.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import net from "node:net";
 import { parseArgs } from "node:util";
 import { applyMigrations, fixtureProducts, fixtureUsers, seedDatabase } from "@api-ref/db";
 import { provisionPostgres } from "@api-ref/db/provision";
-import { launch } from "@api-ref/harness";
+import { bearerFor, launch } from "@api-ref/harness";
 import pg from "pg";
 import { BASELINES } from "../src/targets.ts";
 
@@ -37,9 +39,12 @@ const ROUTES = [
     name: "order-create",
     method: "POST",
     path: "/orders",
-    body: { userId: fixtureUsers.buyer.id, productId: fixtureProducts.unordered.id, quantity: 1 },
+    body: { productId: fixtureProducts.unordered.id, quantity: 1 },
   },
 ] as const;
+/** The routes that need a caller: the buyer's. */
+const SIGNED_IN = new Set(["user-by-id", "order-create"]);
+const JWT_SECRET = randomBytes(32).toString("base64url");
 const TARGETS = ["node-http-pg", "node-http-prisma", "node-http-prisma[sql]"];
 
 /** Frontend messages by type byte, and what the backend answers that marks a round trip. */
@@ -162,9 +167,11 @@ async function backendCpuSeconds(admin: pg.Client): Promise<number | undefined> 
 }
 
 async function send(url: string, route: (typeof ROUTES)[number]) {
+  const headers: Record<string, string> = "body" in route ? { "content-type": "application/json" } : {};
+  if (SIGNED_IN.has(route.name)) headers.authorization = bearerFor(JWT_SECRET, fixtureUsers.buyer.id);
   const response = await fetch(`${url}${route.path}`, {
     method: route.method,
-    headers: "body" in route ? { "content-type": "application/json" } : {},
+    headers,
     body: "body" in route ? JSON.stringify(route.body) : undefined,
   });
   await response.arrayBuffer();
@@ -205,7 +212,7 @@ try {
     if (!impl) throw new Error(`no baseline ${name}`);
     const running = await launch(impl, {
       databaseUrl: viaProxy.toString(),
-      jwtSecret: randomBytes(24).toString("base64url"),
+      jwtSecret: JWT_SECRET,
       env: { DB_POOL_SIZE: "1" },
     });
     try {

@@ -180,7 +180,8 @@ export const USAGE = `usage: pnpm bench [options]
   --budget MIN               extra repeats only while the run stays within MIN minutes (default ${DEFAULT_BUDGET_MINUTES}; none with --all)
   --workers N                server processes per implementation and baseline (node:cluster, uvicorn workers; default 1)
   --target NAME=URL[,...]    measure servers already running elsewhere (registered implementation or baseline
-                             names, or a name of your own for a server outside the repository)
+                             names, or a name of your own for a server outside the repository); database
+                             scenarios need DATABASE_URL (their database) and JWT_SECRET (their secret)
   --rate R                   fixed rate in requests/s: latency without coordinated omission, instead of max throughput
   --rate R,R,...             latency against offered load: one fixed-rate run per rate, p50/p99 per rate charted
   --rate FROM..TOxN          the same over a ramp: N evenly spaced rates from FROM to TO inclusive (10..1500x8)

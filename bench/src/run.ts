@@ -137,13 +137,18 @@ const NO_POOLS: Pools = {
   logins: [],
   password: SEED_PASSWORD,
   orderProductIds: [],
+  jwtSecret: "",
 };
 
-/** The seeded template (own PostgreSQL), the --target servers' DATABASE_URL, or nothing (framework scenarios). */
+/**
+ * The seeded template (own PostgreSQL), the --target servers' DATABASE_URL, or nothing (framework scenarios).
+ * `jwtSecret` is the servers' JWT_SECRET: the scenarios sign their callers' tokens with it.
+ */
 async function prepareData(
   options: BenchOptions,
   server: PostgresServer | undefined,
   seed: number,
+  jwtSecret: string,
   io: RunIo,
 ): Promise<DataSource> {
   const rng = createRng(seed);
@@ -156,7 +161,7 @@ async function prepareData(
     );
     const postmaster = await findLocalPostmaster(server.adminUrl);
     return {
-      pools: await samplePools(template.url, rng),
+      pools: await samplePools(template.url, rng, jwtSecret),
       rows: template.counts,
       templateName: template.name,
       pgInfo: { provider: server.provider, ...(await postgresInfo(server.adminUrl)) },
@@ -178,7 +183,7 @@ async function prepareData(
     `--target: ids drawn from ${rows.users} users, ${rows.products} products, ${rows.orders} orders in DATABASE_URL`,
   );
   const pgInfo = { provider: "the target servers' database (DATABASE_URL)", ...(await postgresInfo(url)) };
-  return { pools: await samplePools(url, rng), rows, templateName: "", pgInfo } satisfies DataSource;
+  return { pools: await samplePools(url, rng, jwtSecret), rows, templateName: "", pgInfo } satisfies DataSource;
 }
 
 /** PostgreSQL on its cores (when it is a local process) and the harness on the load generator's. */
@@ -528,10 +533,10 @@ function versions() {
   };
 }
 
-/** Builds and starts every target in turn (a fresh JWT secret for the run). */
+/** Builds and starts every target in turn (on the run's JWT secret). */
 async function startAll(
   targets: Target[],
-  shared: Omit<StartContext, "jwtSecret" | "limits" | "profiler"> & {
+  shared: Omit<StartContext, "limits" | "profiler"> & {
     limits: ServerLimits | undefined;
     profiler: Profiler | undefined;
   },
@@ -539,7 +544,6 @@ async function startAll(
   const { limits, profiler, ...rest } = shared;
   const ctx: StartContext = {
     ...rest,
-    jwtSecret: randomBytes(32).toString("base64url"),
     ...(limits ? { limits } : {}),
     ...(profiler ? { profiler } : {}),
   };
@@ -619,6 +623,13 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       "--target with database scenarios needs DATABASE_URL: the database the target servers use (seeded with pnpm db:seed), for the ids the scenarios ask for and the stock reset before writes",
     );
   }
+  if (remote && selected.some((s) => scenarios[s].caller) && !process.env.JWT_SECRET) {
+    throw new Error(
+      "--target with scenarios that sign in needs JWT_SECRET: the target servers' own, to sign the bearer tokens their requests carry",
+    );
+  }
+  // The servers' secret: a fresh one for the servers this run starts, the targets' own for servers elsewhere.
+  const jwtSecret = remote ? (process.env.JWT_SECRET ?? "") : randomBytes(32).toString("base64url");
   // A row whose runtime has no binary here (or FastAPI without its environment) is left out, said in one line.
   for (const impl of asked.impls.filter((i) => i.unavailable)) io.log(`skipping ${impl.name}: ${impl.unavailable}`);
   const { options, limits } = planLimits({ ...asked, impls: asked.impls.filter((i) => !i.unavailable) }, io);
@@ -643,7 +654,7 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
   try {
     server = remote ? undefined : await provisionPostgres({ log: io.log });
     const started = performance.now();
-    const data = await prepareData(options, server, seed, io);
+    const data = await prepareData(options, server, seed, jwtSecret, io);
     const postgresPinning = applyPinning(pinning, data.postmaster);
     if (limits && !duetMode) {
       io.log(`servers limited: ${limitsRecord(options, limits, pinning).note} (${limits.description})`);
@@ -654,7 +665,16 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       );
     }
     const startContext = server
-      ? await startAll(targets, { options, server, templateName: data.templateName, pinning, io, limits, profiler })
+      ? await startAll(targets, {
+          options,
+          server,
+          templateName: data.templateName,
+          jwtSecret,
+          pinning,
+          io,
+          limits,
+          profiler,
+        })
       : undefined;
     const restart = startContext && options.restart === "cell" ? restarter(targets, startContext) : undefined;
     if (restart) io.log("restart: a fresh process for every server before each of its measured cells");

@@ -5,6 +5,8 @@
 // random source and the crud-mix cycle itself are the harness's (@api-ref/harness).
 import { randomUUID } from "node:crypto";
 import { EchoResponse, Health, LoginResponse, RegisterResponse } from "@api-ref/contract";
+import { fixtureUsers } from "@api-ref/db/fixtures";
+import { bearerCache } from "@api-ref/harness";
 import { crudMixSteps } from "./scenarios/crud-mix.ts";
 import {
   createOrder,
@@ -18,6 +20,7 @@ import {
   POOL_SIZE,
   productsQuery,
   sendJson,
+  signedIn,
   times,
 } from "./scenarios/requests.ts";
 import type { BenchRequest, Plan, Scenario, ScenarioName, Step } from "./scenarios/types.ts";
@@ -92,7 +95,15 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     name: "user-by-id",
     title: "GET /users/:id",
     kind: "database",
-    plan: (pools, rng) => pool(() => getUser(rng.pick(pools.userIds))),
+    // A customer reading themself: the token verified, the role read, the row fetched with ownership in the query.
+    caller: "customer",
+    plan: (pools, rng) => {
+      const bearer = bearerCache(pools.jwtSecret);
+      return pool(() => {
+        const id = rng.pick(pools.userIds);
+        return signedIn(getUser(id), bearer(id));
+      });
+    },
   },
   "product-by-id": {
     name: "product-by-id",
@@ -110,15 +121,28 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     name: "orders-list",
     title: "GET /orders?include=user,product",
     kind: "database",
-    plan: (pools, rng) => pool(() => ordersQuery(rng, pools)),
+    // Pages through every order, as the back office does: the admin (a customer's own list is one short page).
+    caller: "admin",
+    plan: (pools, rng) => {
+      const admin = bearerCache(pools.jwtSecret)(fixtureUsers.admin.id);
+      return pool(() => signedIn(ordersQuery(rng, pools), admin));
+    },
   },
   "order-create": {
     name: "order-create",
     title: "POST /orders",
     kind: "database",
     writes: true,
-    plan: (pools, rng) =>
-      pool(() => createOrder(rng.pick(pools.userIds), rng.pick(pools.orderProductIds), rng.int(1, 5))),
+    // Seeded customers, each placing an order of their own.
+    caller: "customer",
+    plan: (pools, rng) => {
+      const bearer = bearerCache(pools.jwtSecret);
+      return pool(() => {
+        const customer = rng.pick(pools.userIds);
+        const order = createOrder(customer, rng.pick(pools.orderProductIds), rng.int(1, 5));
+        return signedIn(order, bearer(customer));
+      });
+    },
   },
   "auth-login": {
     name: "auth-login",
@@ -192,6 +216,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     title: "CRUD mix (24-step cycle: 62% reads)",
     kind: "database",
     writes: true,
+    caller: "customer and admin",
     sequential: true,
     plan: (pools) => ({ kind: "sequence", steps: crudMixSteps(pools) }),
   },

@@ -1,9 +1,12 @@
 // The no-framework baselines — every runtime's — pass the verification of every scenario they are a baseline of, on
-// a real seeded database: a ratio to a baseline that answers wrongly would mean nothing. A baseline whose runtime has
+// a real seeded database: a ratio to a baseline that answers wrongly would mean nothing. The database baselines also
+// refuse callers as every implementation does (docs/api.md, "Authorization"), so that their figures include the same
+// work: a token verified and its user's role read on every route that needs a caller. A baseline whose runtime has
 // no binary here is left out, as a run leaves it out. BASELINES_ONLY=a,b runs only those (a quicker look at one).
 import { randomBytes } from "node:crypto";
+import { fixtureUsers, MISSING_ID } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
-import { build, launch, type RunningImplementation } from "@api-ref/harness";
+import { bearerFor, build, forgeToken, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restock, samplePools } from "../src/run.ts";
 import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
@@ -15,13 +18,15 @@ const BASELINES = ALL.filter((b) => !b.unavailable && (!only || only.includes(b.
 
 let server: PostgresServer;
 let pools: Pools;
+// Every baseline on one secret, which the scenarios sign their callers' tokens with, as in a run.
+const jwtSecret = randomBytes(32).toString("base64url");
 const running = new Map<string, RunningImplementation>();
 const databases = new Map<string, string>();
 
 beforeAll(async () => {
   server = await provisionPostgres();
   const template = await prepareTemplate(server, { name: "bench_test_template" });
-  pools = await samplePools(template.url, createRng(11));
+  pools = await samplePools(template.url, createRng(11), jwtSecret);
   for (const baseline of BASELINES) {
     // raw-asgi shares FastAPI's build (its contract export); the Node baselines have none.
     const built = await build(baseline);
@@ -30,10 +35,7 @@ beforeAll(async () => {
       template: template.name,
     });
     databases.set(baseline.name, databaseUrl);
-    running.set(
-      baseline.name,
-      await launch(baseline, { databaseUrl, jwtSecret: randomBytes(24).toString("hex"), env: { DB_POOL_SIZE: "4" } }),
-    );
+    running.set(baseline.name, await launch(baseline, { databaseUrl, jwtSecret, env: { DB_POOL_SIZE: "4" } }));
   }
 }, 180_000);
 
@@ -60,4 +62,52 @@ describe("baselines", () => {
     expect(result.failures, app?.output()).toEqual([]);
     expect(result.ok).toBe(true);
   });
+});
+
+describe("baselines authorize callers as the implementations do", () => {
+  const database = BASELINES.filter((b) => b.baselineFor === "database").map((b) => b.name);
+  const now = () => Math.floor(Date.now() / 1000);
+  it.each(database)(
+    "%s: 401 for a missing, unsigned, foreign or expired token; 403 and 404 for a customer",
+    async (name) => {
+      const url = running.get(name)?.url as string;
+      const [customer = "", other = ""] = pools.userIds;
+      const send = async (path: string, authorization?: string, init: RequestInit = {}) => {
+        const headers: Record<string, string> = authorization ? { authorization } : {};
+        if (init.body) headers["content-type"] = "application/json";
+        const res = await fetch(`${url}${path}`, { ...init, headers });
+        const body = (await res.json()) as { type?: string; role?: string; data?: Array<{ userId: string }> };
+        return { status: res.status, challenge: res.headers.get("www-authenticate"), body };
+      };
+      const self = `/users/${customer}`;
+      expect(await send(self)).toMatchObject({ status: 401, challenge: "Bearer" });
+      const refused = [
+        `Bearer ${forgeToken(jwtSecret, customer, { alg: "none" })}`,
+        `Bearer ${forgeToken(jwtSecret, customer, { alg: "HS512" })}`,
+        `Bearer ${forgeToken("another-secret-of-at-least-32-bytes", customer)}`,
+        `Bearer ${forgeToken(jwtSecret, customer, { issuedAt: now() - 7200, expiresAt: now() - 3600 })}`,
+        bearerFor(jwtSecret, MISSING_ID),
+      ];
+      for (const authorization of refused) {
+        const answer = await send(self, authorization);
+        expect(answer, authorization).toMatchObject({ status: 401, challenge: 'Bearer error="invalid_token"' });
+        expect(answer.body.type).toBe("/problems/unauthorized");
+      }
+      const asCustomer = bearerFor(jwtSecret, customer);
+      expect((await send(self, asCustomer)).body.role).toBe("customer");
+      // Another user's row is a 404, as one that does not exist; an admin's route is a 403 before its body is read.
+      expect((await send(`/users/${other}`, asCustomer)).status).toBe(404);
+      const product = { name: "X", priceCents: 1, stock: 1 };
+      expect(await send("/products", asCustomer, { method: "POST", body: JSON.stringify(product) })).toMatchObject({
+        status: 403,
+        challenge: 'Bearer error="insufficient_scope"',
+      });
+      expect((await send("/products", asCustomer, { method: "POST", body: "{" })).status).toBe(403);
+      // A customer's list holds their own orders only; the admin reaches any user.
+      const mine = await send("/orders?limit=100", asCustomer);
+      expect(mine.status).toBe(200);
+      for (const order of mine.body.data ?? []) expect(order.userId).toBe(customer);
+      expect((await send(`/users/${other}`, bearerFor(jwtSecret, fixtureUsers.admin.id))).status).toBe(200);
+    },
+  );
 });

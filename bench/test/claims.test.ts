@@ -3,12 +3,12 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { extractPresetArgs, resolvePreset } from "../src/claims/cli.ts";
-import { loadClaims, PRESET_IDS, PRESETS, ramp } from "../src/claims/presets.ts";
+import { AUTH_CHANGE, loadClaims, PRESET_IDS, PRESETS, ramp } from "../src/claims/presets.ts";
 import { claimsMarkdown, claimsTable } from "../src/claims/table.ts";
 import { EVEN_BAND, HOLD_TOLERANCE, VERDICTS, verdictOf, WIDE } from "../src/claims/verdict.ts";
 import { UsageError } from "../src/options.ts";
 import type { CellResult, Results } from "../src/results.ts";
-import { checkRegistered, registerStep, SCENARIO_NAMES } from "../src/scenarios.ts";
+import { checkRegistered, registerStep, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
 
 const claims = loadClaims();
 
@@ -73,6 +73,18 @@ describe("--preset and --claims usage", () => {
       expect(names, claim.id).toContain(express4 ? "express4" : "express");
       expect(names, claim.id).not.toContain(express4 ? "express" : "express4");
     }
+  });
+  it("a preset that measures routes needing a caller says the article's had no authentication; no other says so", () => {
+    for (const claim of claims) {
+      const preset = PRESETS.find((p) => p.id === claim.id);
+      if (!preset) throw new Error(`no preset for ${claim.id}`);
+      const signsIn = resolvePreset(claim.id, []).options.scenarios.some((s) => scenarios[s].caller !== undefined);
+      // The published setups name no authentication on any measured route (register and login are public here too).
+      expect(JSON.stringify(claim.setup), claim.id).not.toMatch(/bearer|jwt|token|authenticat/i);
+      expect(preset.changes.includes(AUTH_CHANGE), claim.id).toBe(signsIn);
+      expect(resolvePreset(claim.id, ["--smoke"]).notes.includes(AUTH_CHANGE), claim.id).toBe(signsIn);
+    }
+    expect(PRESETS.some((p) => p.changes.includes(AUTH_CHANGE))).toBe(true);
   });
   it("a preset with a rate list keeps one process per server, as an explicit --rate list does", () => {
     const withRates = PRESETS.filter((p) => p.fields?.rates);

@@ -61,12 +61,13 @@ describe("--target", () => {
   let server: PostgresServer;
   let databaseUrl: string;
   const running: RunningImplementation[] = [];
+  // The servers' secret, which the bench needs too (JWT_SECRET) to sign user-by-id's bearer tokens.
+  const jwtSecret = randomBytes(32).toString("base64url");
 
   beforeAll(async () => {
     server = await provisionPostgres();
     const template = await prepareTemplate(server, { name: "bench_modes_template" });
     databaseUrl = await server.createDatabase("bench_modes_target", { template: template.name });
-    const jwtSecret = randomBytes(24).toString("hex");
     const express = implementations.find((i) => i.name === "express");
     const nodeHttp = BASELINES.find((b) => b.name === "node-http");
     for (const impl of [express, nodeHttp]) {
@@ -93,7 +94,7 @@ describe("--target", () => {
         "--out",
         out,
       ],
-      { DATABASE_URL: databaseUrl },
+      { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret },
     );
     expect(run.code, run.output).toBe(0);
     const results = await readResults(out);

@@ -2,12 +2,13 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { fixtureUsers } from "@api-ref/db/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadGenerator } from "../src/load/generator.ts";
 import { Progress } from "../src/progress.ts";
 import { summarise } from "../src/results.ts";
 import { type LiveTarget, runScenario } from "../src/run.ts";
-import { createRng, type Pools, scenarios } from "../src/scenarios.ts";
+import { type BenchRequest, createRng, type Pools, scenarios } from "../src/scenarios.ts";
 import { responseProblem, verifyScenario } from "../src/verify.ts";
 
 const pools: Pools = {
@@ -17,6 +18,7 @@ const pools: Pools = {
   logins: [{ id: randomUUID(), email: "a@example.com" }],
   password: "pw",
   orderProductIds: Array.from({ length: 5 }, () => randomUUID()),
+  jwtSecret: "x".repeat(32),
 };
 
 type Behaviour = "correct" | "wrong-shape" | "error-500" | "canned";
@@ -40,7 +42,7 @@ function fakeServer(behaviour: Behaviour) {
     const user = /^\/users\/([0-9a-f-]+)$/.exec(req.url ?? "");
     if (user) {
       const id = behaviour === "canned" ? cannedId : user[1];
-      return json(200, { id, email: "x@example.com", name: "X", createdAt: NOW, updatedAt: NOW });
+      return json(200, { id, email: "x@example.com", name: "X", role: "customer", createdAt: NOW, updatedAt: NOW });
     }
     json(404, {});
   });
@@ -65,7 +67,7 @@ describe("response checks", () => {
   const req = plan.requests[0];
   const id = req.path.split("/").pop();
   const headers = new Headers({ "content-type": "application/json", "x-request-id": "r1" });
-  const user = { id, email: "x@example.com", name: "X", createdAt: NOW, updatedAt: NOW };
+  const user = { id, email: "x@example.com", name: "X", role: "customer", createdAt: NOW, updatedAt: NOW };
 
   it("accepts the contract's answer", () => {
     expect(responseProblem(req, 200, headers, JSON.stringify(user))).toBeUndefined();
@@ -80,6 +82,32 @@ describe("response checks", () => {
     );
     expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, password: "x" }))).toMatch(/contract schema/);
     expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, id: randomUUID() }))).toMatch(/^id is/);
+  });
+});
+
+describe("who sends each scenario's requests", () => {
+  const subOf = (req: BenchRequest) => {
+    const token = /^Bearer (.+)$/.exec(req.headers?.authorization ?? "")?.[1] ?? "";
+    return (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sub: string }).sub;
+  };
+  const requestsOf = (name: keyof typeof scenarios) => {
+    const plan = scenarios[name].plan(pools, createRng(3));
+    if (plan.kind !== "pool") throw new Error(`${name} is a pool of requests`);
+    return plan.requests;
+  };
+
+  it("a customer reads themself, and places orders of their own (no userId in the body)", () => {
+    for (const req of requestsOf("user-by-id")) expect(subOf(req)).toBe(req.path.split("/").pop());
+    for (const req of requestsOf("order-create")) {
+      expect(pools.userIds).toContain(subOf(req));
+      expect(Object.keys(JSON.parse(req.body ?? "{}"))).toEqual(["productId", "quantity"]);
+    }
+  });
+
+  it("the admin pages through every order; product reads go without a token", () => {
+    for (const req of requestsOf("orders-list")) expect(subOf(req)).toBe(fixtureUsers.admin.id);
+    for (const req of [...requestsOf("product-by-id"), ...requestsOf("products-list")])
+      expect(req.headers?.authorization).toBeUndefined();
   });
 });
 

@@ -5,7 +5,9 @@ import { problemHandler } from "./plugins/errors.ts";
 import { jsonCharset } from "./plugins/json-charset.ts";
 import { requestLogger } from "./plugins/logger.ts";
 import { recordMetrics } from "./plugins/metrics.ts";
+import type { RequestIP } from "./plugins/rate-limit.ts";
 import { requestId } from "./plugins/request-id.ts";
+import { securityHeaders } from "./plugins/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -19,14 +21,18 @@ export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
+  /** Requests per client address and window on register and login (`config.authRateLimit`). */
+  authRateLimit: number;
+  /** Bun's `server.requestIP`, given by the server entry (Elysia's own `server` is only `app.listen()`'s). */
+  requestIP?: RequestIP;
 }
 
 /**
- * Wires the API on Elysia: the app-wide plugins first (the request id, so every response has one; metrics; logging;
- * the one error handler; the JSON charset), then a plugin per resource. `strictPath`: `/users/` is another path
+ * Wires the API on Elysia: the app-wide plugins first (the request id and the security headers, so every response has
+ * them; metrics; logging; the one error handler; the JSON charset), then a plugin per resource. `strictPath`: `/users/` is another path
  * than `/users` (404), as the contract says.
  */
-export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger, authRateLimit, requestIP }: AppOptions) {
   const app = new Elysia({
     strictPath: true,
     // Elysia finds where the path starts in `request.url` from the 12th character on, as if every host had at least
@@ -34,6 +40,7 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
     handler: { standardHostname: false },
   })
     .use(requestId)
+    .use(securityHeaders)
     .use(recordMetrics(metrics))
     .use(problemHandler(logger))
     .use(jsonCharset);
@@ -42,7 +49,7 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
     .use(userRoutes(dataAccess))
     .use(productRoutes(dataAccess))
     .use(orderRoutes(dataAccess))
-    .use(authRoutes(dataAccess));
+    .use(authRoutes(dataAccess, { limit: authRateLimit, requestIP }));
 }
 
 /** The app's type, routes and schemas included: what Eden (`treaty<App>()`) would be typed with. */

@@ -7,9 +7,16 @@
 //   Fastify  /, /health, /ready, /echo, /metrics, /openapi.json, /docs   apps/fastify/src/routes/meta.ts
 //   Fastify  /products, /products/:id                                     apps/fastify/src/routes/products.ts (moved)
 //   Express  /users, /users/:id, /orders, /orders/:id, /auth/*            apps/express/src/routes/*.ts (mounted)
+//
+// Who is calling, in each half: the Express routers bring apps/express's own `authenticate`/`requireAdmin`
+// middleware; the routes moved to Fastify list apps/fastify's `fastify.authenticate`/`fastify.requireAdmin` hooks.
+// Both ask core's `auth.authenticate` on the one data access, so one token works on both halves. The same split for
+// the rate limit on register and login: they are still Express routes, limited by apps/express's express-rate-limit.
+// The security headers are cross-cutting, Fastify's for both worlds (see legacy/express.ts).
 
 import type { AppConfig, DataAccess } from "@api-ref/core";
 import { appPlugins, serverOptions } from "@api-ref/fastify/app";
+import auth from "@api-ref/fastify/plugins/app/auth";
 import { metaRoutes } from "@api-ref/fastify/routes/meta";
 import { productRoutes } from "@api-ref/fastify/routes/products";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "@fastify/type-provider-zod";
@@ -21,7 +28,7 @@ import expressRouters, { expressRoute } from "./legacy/express.ts";
 export const FRAMEWORK = "express-to-fastify";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel" | "authRateLimit"> &
     Partial<Pick<AppConfig, "dataAccessMode">>;
   /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
   dataAccess?: DataAccess;
@@ -33,14 +40,17 @@ export const app = fp<AppOptions & { logger: Logger }>(
     fastify.setValidatorCompiler(validatorCompiler);
     fastify.setSerializerCompiler(serializerCompiler);
 
-    // The Fastify app's plugins (data access, request id, metrics, JSON body, strict paths, errors and 404), the
-    // metrics labelled with the Express route that answered when no Fastify route did.
+    // The Fastify app's plugins (data access, security headers, request id, metrics, JSON body, strict paths, errors
+    // and 404), the metrics labelled with the Express route that answered when no Fastify route did.
     await fastify.register(appPlugins, { config, dataAccess, framework: FRAMEWORK, routeOf: expressRoute });
     // The Express routers, in an onRequest hook: after the request id, before Fastify reads a body. At the root
     // (fastify-plugin), because to Fastify /users is a path it has no route for: only hooks of the root instance
     // run on its not-found route, which is where Express must get the request.
-    await fastify.register(expressRouters, { logger });
+    await fastify.register(expressRouters, { logger, authRateLimit: config.authRateLimit });
 
+    // The Fastify half's auth hooks, moved with products (the first resource with admin routes): decorators only,
+    // run by the routes that list them, so the Express paths keep their own middleware until they move.
+    await fastify.register(auth);
     await fastify.register(metaRoutes);
     await fastify.register(productRoutes);
   },

@@ -1,5 +1,5 @@
 // The seams of the mixed state, over real HTTP and without a database (every request here is answered before the
-// data access is reached). The contract suite is the safety net for behaviour; these tests pin down what only a
+// data access is reached, but for the token: the fake data access of @api-ref/core/testing knows FAKE_AUTH's). The contract suite is the safety net for behaviour; these tests pin down what only a
 // half-migrated app can get wrong: the seams every mixed state has (`describeMixedSeams`, shared with
 // express-to-nestjs), then this bridge's own: a path served by both worlds or by neither, a URL decoded twice, the
 // 404, one close.
@@ -7,23 +7,25 @@ import type { AddressInfo } from "node:net";
 import { methodsByPath } from "@api-ref/contract";
 import { describeMixedSeams, expressPaths, problemOf, sendTo } from "@api-ref/contract/mixed-state";
 import type { DataAccess } from "@api-ref/core";
+import { createFakeDataAccess, FAKE_AUTH } from "@api-ref/core/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, FRAMEWORK } from "../src/app.ts";
 import { expressRouters } from "../src/legacy/express.ts";
 
 const config = {
-  // Nothing listens there: a request that reached the data access would be a 503, and none here does.
+  // Nothing listens there: the one app built on it (shutdown, below) is closed without a request.
   databaseUrl: "postgres://nobody:nothing@127.0.0.1:9/none",
   jwtSecret: "a-secret-of-at-least-16-characters",
   poolSize: 1,
   logLevel: "silent",
+  authRateLimit: 1_000_000,
 };
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 let base: string;
 beforeAll(async () => {
-  app = await buildApp({ config });
+  app = await buildApp({ config, dataAccess: createFakeDataAccess() });
   await app.listen({ port: 0, host: "127.0.0.1" });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });
@@ -37,7 +39,9 @@ describe("where each path lives", () => {
   it("every path of the contract is served by exactly one world", () => {
     // Express runs first (in onRequest): a path left in an Express router shadows its new Fastify route, and a
     // path in neither is a 404. Run this after each moved resource.
-    const express = new Set(expressPaths(expressRouters({} as DataAccess, pino({ level: "silent" })).router));
+    const express = new Set(
+      expressPaths(expressRouters({} as DataAccess, pino({ level: "silent" }), { authRateLimit: 1 }).router),
+    );
     for (const [path, methods] of methodsByPath) {
       const native = methods.some((method) => app.hasRoute({ method, url: path }));
       expect({ path, native, express: express.has(path) }).toEqual({
@@ -50,11 +54,18 @@ describe("where each path lives", () => {
   });
 });
 
-describeMixedSeams({ url: () => base, worlds: { users: "Express", products: "Fastify" }, framework: FRAMEWORK });
+// An admin's token on every request of the seams (the fake data access knows it): authentication comes before
+// everything they check.
+describeMixedSeams({
+  url: () => base,
+  worlds: { users: "Express", products: "Fastify" },
+  framework: FRAMEWORK,
+  authorization: FAKE_AUTH.admin,
+});
 
 describe("the URL Express sees", () => {
   it("is the URL as sent: a malformed escape in the query is Express's to judge, not a 500 or a 405", async () => {
-    const res = await send("GET", "/users?page=0&q=%zz");
+    const res = await send("GET", "/users?page=0&q=%zz", undefined, { authorization: FAKE_AUTH.admin });
     expect(res.status).toBe(400);
     expect((await problemOf(res)).errors?.map((e) => e.path)).toEqual(["query.page"]);
   });

@@ -8,12 +8,22 @@
 //   Nest     /, /health, /ready, /echo, /metrics, /openapi.json, /docs   MetaModule of apps/nestjs
 //   Nest     /users, /users/:id                                         UsersModule of apps/nestjs (moved)
 //   Express  /products, /products/:id, /orders, /orders/:id, /auth/*    apps/express/src/routes/*.ts (mounted)
+//
+// Who may call what is each world's own: Nest's routes by apps/nestjs's global guards (below), the Express routes by
+// apps/express's `authenticate` and `requireAdmin` middleware, which its routers carry per route. One token, the
+// same data access: a caller signed in for one world is signed in for the other. So is the rate limit of register
+// and login: on Express, apps/express's express-rate-limit (src/legacy/express.ts); on Nest, once moved,
+// apps/nestjs's AuthModule brings its throttler. The security headers are cross-cutting: helmet, once, on the one
+// Express instance, in front of both worlds (apps/nestjs's Express platform, src/main.ts).
 
+import { AuthGuard } from "@api-ref/nestjs/auth/auth.guard";
+import { RolesGuard } from "@api-ref/nestjs/auth/roles.guard";
 import { CommonModule } from "@api-ref/nestjs/common/common.module";
 import type { AppConfig } from "@api-ref/nestjs/config";
 import { MetaModule } from "@api-ref/nestjs/meta/meta.module";
 import { UsersModule } from "@api-ref/nestjs/users/users.module";
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from "@nestjs/common";
+import { APP_GUARD } from "@nestjs/core";
 import { pino } from "pino";
 import { LEGACY_LOGGER, LegacyExpressMiddleware, MixedRequestContextMiddleware } from "./legacy/express.ts";
 
@@ -22,8 +32,8 @@ export const FRAMEWORK = "express-to-nestjs";
 /**
  * The root module: apps/nestjs's modules, imported rather than copied — CommonModule (configuration, metrics,
  * the one data access and its pool, the exception filter, validation pipe, route-label interceptor and shutdown
- * grace), the operational routes (MetaModule) and the resources moved so far (UsersModule) — and the two
- * middlewares every request goes through first.
+ * grace), the operational routes (MetaModule) and the resources moved so far (UsersModule) — its global guards,
+ * and the two middlewares every request goes through first.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -31,8 +41,15 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [CommonModule.forRoot(config, FRAMEWORK), MetaModule, UsersModule],
-      // The Express error middleware logs through pino, as in apps/express; Nest's own logger logs the rest.
-      providers: [{ provide: LEGACY_LOGGER, useFactory: () => pino({ level: config.logLevel }) }],
+      providers: [
+        // The Express error middleware logs through pino, as in apps/express; Nest's own logger logs the rest.
+        { provide: LEGACY_LOGGER, useFactory: () => pino({ level: config.logLevel }) },
+        // apps/nestjs's guards, in its order, for the Nest routes (@Public() and @Roles() are on its controllers).
+        // They never see a request an Express router answered: those routers authenticate with apps/express's own
+        // middleware, per route.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RolesGuard },
+      ],
     };
   }
 

@@ -11,7 +11,8 @@ import { AppModule, FRAMEWORK } from "./app.module.ts";
 
 const config = loadConfigOrExit();
 // apps/nestjs's Express platform: the contract's server limits, strict paths, no `x-powered-by`, no ETags, the
-// `simple` query parser — for Nest's routes and the Express routers alike, which run on that one Express instance.
+// `simple` query parser, helmet and the content-security policy — for Nest's routes and the Express routers alike,
+// which run on that one Express instance (so every response gets the headers once, whichever world answers).
 const { adapter, configure } = expressPlatform;
 const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), adapter(), {
   // Nest's body parsers would read every body before any middleware: the Express routers' own `jsonBody` would

@@ -5,6 +5,7 @@ import { pinoHttp } from "pino-http";
 import { notFound, problemHandler } from "./middleware/errors.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -15,10 +16,12 @@ export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
+  /** Requests per client address and window to each of register and login (`config.authRateLimit`). */
+  authRateLimit: number;
 }
 
 /** Wires the API on Express: app settings, cross-cutting middleware, one router per resource, then errors. */
-export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
@@ -28,17 +31,26 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
   app.set("etag", false);
   app.set("query parser", "simple");
 
+  app.use(securityHeaders);
   app.use(requestId);
   app.use(recordMetrics(metrics));
   if (logger.level !== "silent") {
-    app.use(pinoHttp({ logger, genReqId: (_req, res) => res.getHeader("x-request-id") as string }));
+    app.use(
+      pinoHttp({
+        logger,
+        genReqId: (_req, res) => res.getHeader("x-request-id") as string,
+        // pino-http's default serializer logs every request header: a bearer token or a session cookie must not
+        // reach a log line.
+        redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[Redacted]" },
+      }),
+    );
   }
 
   app.use(metaRoutes(dataAccess, metrics));
   app.use(userRoutes(dataAccess));
   app.use(productRoutes(dataAccess));
   app.use(orderRoutes(dataAccess));
-  app.use(authRoutes(dataAccess));
+  app.use(authRoutes(dataAccess, { authRateLimit }));
 
   app.use(notFound);
   app.use(problemHandler(logger));

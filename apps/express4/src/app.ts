@@ -3,6 +3,7 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { notFound, problemHandler } from "@api-ref/express/middleware/errors";
 import { recordMetrics } from "@api-ref/express/middleware/metrics";
 import { requestId } from "@api-ref/express/middleware/request-id";
+import { securityHeaders } from "@api-ref/express/middleware/security-headers";
 import express from "express4";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
@@ -16,13 +17,15 @@ export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
+  /** Requests per client address and window to each of register and login (`config.authRateLimit`). */
+  authRateLimit: number;
 }
 
 /**
  * Wires the API on Express 4, as apps/express does on Express 5: app settings, cross-cutting middleware, one router
  * per resource, then errors.
  */
-export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Strict paths, as the contract says: `/Users` and `/users/` are other paths (404).
@@ -33,17 +36,26 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
   // Express 4's default is "extended" (qs: `?a[b]=1` becomes an object); Express 5's is "simple", as here.
   app.set("query parser", "simple");
 
+  app.use(securityHeaders);
   app.use(requestId);
   app.use(recordMetrics(metrics));
   if (logger.level !== "silent") {
-    app.use(pinoHttp({ logger, genReqId: (_req, res) => res.getHeader("x-request-id") as string }));
+    app.use(
+      pinoHttp({
+        logger,
+        genReqId: (_req, res) => res.getHeader("x-request-id") as string,
+        // pino-http's default serializer logs every request header: a bearer token or a session cookie must not
+        // reach a log line.
+        redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[Redacted]" },
+      }),
+    );
   }
 
   app.use(metaRoutes(dataAccess, metrics));
   app.use(userRoutes(dataAccess));
   app.use(productRoutes(dataAccess));
   app.use(orderRoutes(dataAccess));
-  app.use(authRoutes(dataAccess));
+  app.use(authRoutes(dataAccess, { authRateLimit }));
 
   app.use(notFound);
   app.use(problemHandler(logger));

@@ -1,12 +1,23 @@
-"""What routes get injected besides validated request parts: the database and the settings (on app.state)."""
+"""What routes get injected besides validated request parts: the database and the settings (on app.state), and the
+caller (FastAPI's "Security" tutorial and the full-stack template's deps.py: `CurrentUser`, `require_admin`).
+
+Authentication is a dependency like any other, so its place among a route's dependencies decides when it runs: the
+caller comes first in every signature, and `dependencies=[Depends(require_admin)]` (which FastAPI solves before the
+signature's own) guards the admin routes. Nothing of the request itself is read before them — the body is read by
+the first validation dependency (validation.py) — so the contract's order holds: 401 → 403 → 415 → 413 → malformed
+JSON → validation.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 
+from api_core.data import auth
 from api_core.db import Database
+from api_core.principal import Principal
+from api_core.principal import require_admin as require_admin_role
 from api_core.settings import Settings
 
 
@@ -20,3 +31,21 @@ async def settings(request: Request) -> Settings:
 
 Db = Annotated[Database, Depends(database)]
 AppSettings = Annotated[Settings, Depends(settings)]
+
+
+async def get_current_user(
+    db: Db, settings: AppSettings, authorization: Annotated[str | None, Header()] = None
+) -> Principal:
+    """The caller: the bearer token verified and its user's current role read (a 401 with `www-authenticate`
+    otherwise). The header goes to api_core as it was sent, not through `HTTPBearer`, whose parsing of it differs
+    from the contract's (a bare `Bearer`, whitespace), which every implementation answers alike."""
+    return await auth.authenticate(db, settings, authorization)
+
+
+CurrentUser = Annotated[Principal, Depends(get_current_user)]
+
+
+async def require_admin(user: CurrentUser) -> Principal:
+    """Admins pass; anyone else signed in is a 403 (`insufficient_scope`)."""
+    require_admin_role(user)
+    return user

@@ -23,6 +23,7 @@ from api_contract import exported as contract
 from api_contract.problems import ProblemError, unavailable, validation_problem
 from api_core.db import DATABASE_UNAVAILABLE
 
+from .middleware import security_headers
 from .responses import ProblemResponse
 
 logger = logging.getLogger("app")
@@ -33,12 +34,14 @@ _KIND_BY_STATUS = {400: "malformedJson", 401: "unauthorized", 409: "conflict", 4
 _PART_BY_LOCATION = {"path": "params", "header": "headers", "query": "query", "body": "body"}
 
 
-def _with_request_id(request: Request, response: Response) -> Response:
+def _as_the_middleware_would(request: Request, response: Response) -> Response:
     # The 500 handler runs outside the middleware stack (Starlette's ServerErrorMiddleware), so it sets the
-    # request id itself.
+    # request id and the security headers itself.
     request_id = request.scope.get("state", {}).get("request_id")
     if request_id and "x-request-id" not in response.headers:
         response.headers["x-request-id"] = request_id
+    present = {name for name, _ in response.raw_headers}
+    response.raw_headers.extend(header for header in security_headers() if header[0] not in present)
     return response
 
 
@@ -93,9 +96,9 @@ async def internal_client_error(request: Request, error: Exception) -> Response:
 
 async def unexpected(request: Request, error: Exception) -> Response:
     if isinstance(error, DATABASE_UNAVAILABLE):
-        return _with_request_id(request, await database_unavailable(request, error))
+        return _as_the_middleware_would(request, await database_unavailable(request, error))
     logger.exception("unhandled error", exc_info=error)
-    return _with_request_id(request, ProblemResponse(ProblemError("internal", "An unexpected error occurred.")))
+    return _as_the_middleware_would(request, ProblemResponse(ProblemError("internal", "An unexpected error occurred.")))
 
 
 def install(app: FastAPI) -> None:

@@ -1,4 +1,5 @@
-"""The app factory: `create_app(settings)` wires routes, validation, errors, metrics and the database pool.
+"""The app factory: `create_app(settings)` wires routes, validation, errors, metrics, the security headers, the auth
+routes' rate limit and the database pool.
 
 FastAPI's defaults that the contract overrides, and why:
 - `redirect_slashes=False`: `/users/` is another path (404), not a redirect to `/users`;
@@ -20,7 +21,8 @@ from api_core.metrics import HttpMetrics
 from api_core.settings import Settings
 
 from . import errors
-from .middleware import ExpressPathMatching, RecordMetrics, RequestId
+from .middleware import ExpressPathMatching, RecordMetrics, RequestId, SecurityHeaders
+from .rate_limit import AuthRateLimit
 from .routers import auth, meta, orders, products, users
 
 
@@ -48,11 +50,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         middleware=[
             Middleware(RecordMetrics, metrics=metrics),
             Middleware(RequestId),
+            Middleware(SecurityHeaders),
             Middleware(ExpressPathMatching),
         ],
     )
     app.state.settings = settings
     app.state.metrics = metrics
+    # Each app counts its own: a test's app starts from nothing, as a process does.
+    app.state.auth_rate_limit = AuthRateLimit(settings.auth_rate_limit)
     errors.install(app)
     for router in (meta.router, users.router, products.router, orders.router, auth.router):
         app.include_router(router)

@@ -65,6 +65,37 @@ class RequestId:
         await self.app(scope, receive, send_with_request_id)
 
 
+def security_headers() -> list[tuple[bytes, bytes]]:
+    """The contract's security headers and the API's content-security policy, as raw ASGI headers (from the
+    contract's export: docs/api.md "Security headers")."""
+    values = {**contract.security_headers(), "content-security-policy": contract.api_content_security_policy()}
+    return [(name.encode("latin-1"), value.encode("latin-1")) for name, value in values.items()]
+
+
+class SecurityHeaders:
+    """Every response, errors included, carries `x-content-type-options: nosniff`, `x-frame-options: DENY` and the
+    API's `content-security-policy` — unless the response sets one of them itself: /docs sends its page's policy.
+    FastAPI has no helmet; this is the small middleware OWASP's REST Security Cheat Sheet asks for."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = security_headers()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_security_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", [])
+                present = {name.lower() for name, _ in headers}
+                message["headers"] = [*headers, *(h for h in self.headers if h[0] not in present)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_security_headers)
+
+
 class ExpressPathMatching:
     """Routes match the path as it was sent, percent-escapes included, as in Express: `/user%73` is not `/users`
     (uvicorn hands Starlette the decoded path). Path parameters are decoded after matching (validation.py)."""

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
-from fastapi import Request, Response
 from fastapi.routing import APIRoute
-
-from .http import read_json_body
-from .validation import JSON_BODY_KEY
 
 
 class ContractRoute(APIRoute):
     """- HEAD wherever GET is (FastAPI, unlike Starlette, does not add it).
-    - A route that validates a JSON body reads and parses it before any dependency runs, so that the contract's
-      order holds: 405 (routing) → 415 → 413 → malformed JSON → params, query, body validation → the handler.
+    - `reads_json_body`: whether the route validates a JSON body (a `from_body` dependency), which
+      validation.json_body then reads and parses before any part is validated, after the caller's dependencies:
+      405 (routing) → 401 → 403 → 415 → 413 → malformed JSON → params, query, headers, body validation → the handler.
     """
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
@@ -23,14 +20,4 @@ class ContractRoute(APIRoute):
         if "GET" in methods:
             methods.add("HEAD")
         super().__init__(path, endpoint, methods=methods, **kwargs)
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handle = super().get_route_handler()
-        if not any(getattr(d.call, "reads_json_body", False) for d in self.dependant.dependencies):
-            return handle
-
-        async def read_body_then_handle(request: Request) -> Response:
-            request.scope[JSON_BODY_KEY] = await read_json_body(request)
-            return await handle(request)
-
-        return read_body_then_handle
+        self.reads_json_body = any(getattr(d.call, "reads_json_body", False) for d in self.dependant.dependencies)

@@ -19,7 +19,7 @@ import tempfile
 
 import uvicorn
 
-from api_core.settings import Settings
+from api_core.settings import load_settings_or_exit
 
 from .limits import KEEP_ALIVE_TIMEOUT_S
 
@@ -29,12 +29,9 @@ UVICORN_LOG_LEVELS = {"fatal": "critical", "error": "error", "warn": "warning", 
 
 
 def main() -> None:
-    try:
-        settings = Settings.from_env()
-    except ValueError as error:
-        # A configuration it cannot start with: the message alone and exit 2, as the Node apps do.
-        print(error, file=sys.stderr)
-        sys.exit(2)
+    # A configuration it cannot start with (a JWT_SECRET too short or a placeholder, …): the message alone and exit
+    # 2, as the Node apps do.
+    settings = load_settings_or_exit()
 
     if settings.workers > 1 and "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
         # Every worker writes its metrics here; /metrics, served by any worker, adds them all up.
@@ -58,8 +55,13 @@ def main() -> None:
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT_S,
         lifespan="on",
         log_level=UVICORN_LOG_LEVELS[settings.log_level],
+        # The access line is the request line and the status, never a header: no `authorization` or `cookie` value
+        # reaches a log (uvicorn's trace level writes headers as `<...>`; tests/test_server.py checks both).
         access_log=settings.log_level in ("info", "debug", "trace"),
         server_header=False,
+        # The client's address is the connection's: no forwarding header is trusted (uvicorn's default trusts
+        # `x-forwarded-for` from 127.0.0.1), so none can move a request to another counter of the auth rate limit.
+        proxy_headers=False,
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds) or None,
     )
 

@@ -1,9 +1,13 @@
 """The HTTP rules of the contract that need no database, through the whole app (Starlette's TestClient):
-routing, 404/405 with `allow`, the 415 → 413 → 400 order for bodies, validation order and paths, request ids,
-problem+json everywhere, and a 503 (not a crash) when PostgreSQL cannot be reached.
+routing, 404/405 with `allow`, the caller's 401 and 403 before anything about the request itself, the
+415 → 413 → 400 order for bodies, validation order and paths, request ids, problem+json everywhere, and a 503 (not
+a crash) when PostgreSQL cannot be reached.
 
 The database URL points at a port nothing listens on: every route that would need the database answers 503,
-which also proves that these checks are decided before any query."""
+which also proves that these checks are decided before any query. The caller is FastAPI's to replace in a test
+(`app.dependency_overrides[get_current_user]`): `client` is signed in as an admin, so that the rules after the
+caller's are reached on every route; `customer` as a customer; `anonymous` replaces nothing, so its tokens are
+checked for real (and any that passes meets the unreachable database)."""
 
 from __future__ import annotations
 
@@ -17,7 +21,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api_contract import exported as contract
+from api_core.principal import Principal
+from api_core.security import issue_token
 from api_core.settings import Settings
+from app.dependencies import get_current_user
 from app.main import create_app
 
 SETTINGS = Settings(
@@ -31,15 +38,39 @@ SETTINGS = Settings(
     shutdown_grace_seconds=1,
 )
 USER = "00000000-0000-4000-8000-000000000001"
+ADMIN = Principal(id="00000000-0000-4000-8000-000000000003", role="admin")
+CUSTOMER = Principal(id=USER, role="customer")
 PROBLEM_TYPE = "application/problem+json; charset=utf-8"
 JSON_TYPE = "application/json; charset=utf-8"
 JSON = {"content-type": "application/json"}
+CHALLENGE = {
+    "missing": "Bearer",
+    "invalid_token": 'Bearer error="invalid_token"',
+    "insufficient_scope": 'Bearer error="insufficient_scope"',
+}
+
+
+def client_as(caller: Principal | None) -> Iterator[TestClient]:
+    app = create_app(SETTINGS)
+    if caller is not None:
+        app.dependency_overrides[get_current_user] = lambda: caller
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(SETTINGS), raise_server_exceptions=False) as test_client:
-        yield test_client
+    yield from client_as(ADMIN)
+
+
+@pytest.fixture(scope="module")
+def customer() -> Iterator[TestClient]:
+    yield from client_as(CUSTOMER)
+
+
+@pytest.fixture(scope="module")
+def anonymous() -> Iterator[TestClient]:
+    yield from client_as(None)
 
 
 def problem(response, status: int, kind: str, paths: list[str] | None = None) -> dict:
@@ -225,7 +256,7 @@ def test_the_first_failing_part_answers(client: TestClient) -> None:
         client.post("/orders", content=b'{"quantity":0}', headers=JSON),
         400,
         "validation",
-        ["body.userId", "body.productId", "body.quantity"],
+        ["body.productId", "body.quantity"],
     )
 
 
@@ -264,8 +295,11 @@ def test_product_and_order_query_rules(client: TestClient) -> None:
 def test_unknown_fields_and_coercion_are_400(client: TestClient) -> None:
     body = {"email": "a@b.co", "name": "x", "id": USER, "createdAt": "2025-01-01T00:00:00.000Z"}
     problem(client.post("/users", json=body), 400, "validation", ["body.id", "body.createdAt"])
-    order = {"userId": USER, "productId": USER, "quantity": "5"}
-    problem(client.post("/orders", json=order), 400, "validation", ["body.quantity"])
+    problem(client.post("/orders", json={"productId": USER, "quantity": "5"}), 400, "validation", ["body.quantity"])
+    # The order's user is the caller: a userId in the body is an unknown field, whoever it names.
+    for owner in (USER, ADMIN.id):
+        order = {"userId": owner, "productId": USER, "quantity": 1}
+        problem(client.post("/orders", json=order), 400, "validation", ["body.userId"])
     problem(client.patch(f"/users/{USER}", json={}), 400, "validation", ["body"])
 
 
@@ -278,9 +312,136 @@ def test_an_unreachable_database_is_a_503_and_the_process_keeps_serving(client: 
     assert client.get("/health").status_code == 200
 
 
-def test_auth_me_needs_a_bearer_token(client: TestClient) -> None:
-    problem(client.get("/auth/me"), 401, "unauthorized")
-    problem(client.get("/auth/me", headers={"authorization": "Bearer a.b.c"}), 401, "unauthorized")
+# ---- who may call what: the caller's checks come before everything about the request itself ----------------
+
+# Every operation that needs a caller, with a request that would otherwise reach its validation: (method, path).
+SIGNED_IN = [
+    (method, template.replace(":id", USER))
+    for template, methods in contract.methods_by_path().items()
+    for method in methods
+    if method != "HEAD"
+    and contract.openapi_document()["paths"][template.replace(":id", "{id}")][method.lower()]["security"]
+]
+ADMIN_ONLY = [
+    ("GET", "/users"),
+    ("POST", "/users"),
+    ("POST", "/products"),
+    ("PATCH", f"/products/{USER}"),
+    ("DELETE", f"/products/{USER}"),
+    ("DELETE", f"/orders/{USER}"),
+]
+
+
+def test_the_route_lists_follow_the_contract() -> None:
+    # 14 operations need a caller (docs/api.md "Authorization"); the admin's each document a 403.
+    assert len(SIGNED_IN) == 14
+    assert set(ADMIN_ONLY) <= set(SIGNED_IN)
+    for method, path in ADMIN_ONLY:
+        template = path.replace(USER, "{id}")
+        assert "403" in contract.openapi_document()["paths"][template][method.lower()]["responses"]
+
+
+@pytest.mark.parametrize(("method", "path"), SIGNED_IN)
+def test_no_token_is_a_401_challenging_for_a_bearer_token(anonymous: TestClient, method: str, path: str) -> None:
+    for headers in ({}, {"authorization": "Basic dXNlcjpwYXNz"}, {"authorization": ""}):
+        response = anonymous.request(method, path, headers=headers)
+        problem(response, 401, "unauthorized")
+        assert response.headers["www-authenticate"] == CHALLENGE["missing"]
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        "Bearer",
+        "Bearer a.b.c",
+        "Bearer not-a-jwt",
+        f"Bearer {issue_token(USER, 'another-secret-0123456789abcdef01')}",
+        f"Bearer {issue_token(USER, SETTINGS.jwt_secret, now=1_700_000_000)}",  # expired
+        f"Bearer {issue_token('not-a-uuid', SETTINGS.jwt_secret)}",
+    ],
+)
+def test_a_refused_token_is_a_401_with_invalid_token(anonymous: TestClient, authorization: str) -> None:
+    response = anonymous.get("/auth/me", headers={"authorization": authorization})
+    problem(response, 401, "unauthorized")
+    assert response.headers["www-authenticate"] == CHALLENGE["invalid_token"]
+
+
+def test_a_valid_token_is_checked_against_the_database(anonymous: TestClient) -> None:
+    # The user's current role is read on every request: an unreachable database is a 503, never a pass.
+    token = issue_token(USER, SETTINGS.jwt_secret)
+    problem(anonymous.get("/auth/me", headers={"authorization": f"Bearer {token}"}), 503, "unavailable")
+
+
+@pytest.mark.parametrize(
+    ("headers", "body"),
+    [
+        ({"content-type": "text/plain"}, b"quantity=1"),  # not a 415
+        (JSON, b'{"productId":"x","quantity":1,"pad":"' + b"x" * (1024 * 1024) + b'"}'),  # not a 413
+        (JSON, b"{"),  # not malformed JSON
+        (JSON, b'{"userId":"x"}'),  # not a validation error
+    ],
+)
+def test_without_a_token_nothing_about_the_request_is_looked_at(
+    anonymous: TestClient, headers: dict, body: bytes
+) -> None:
+    for method, path in (("POST", "/orders"), ("PATCH", f"/orders/{USER}"), ("POST", "/products")):
+        response = anonymous.request(method, path, content=body, headers=headers)
+        problem(response, 401, "unauthorized")
+        assert response.headers["www-authenticate"] == CHALLENGE["missing"]
+    problem(anonymous.get("/users/not-a-uuid?unknown=1"), 401, "unauthorized")
+
+
+def test_routing_comes_before_the_caller(anonymous: TestClient) -> None:
+    problem(anonymous.get("/orders/not-a-uuid/items"), 404, "notFound")
+    problem(anonymous.put(f"/users/{USER}"), 405, "methodNotAllowed")
+    problem(anonymous.delete("/users"), 405, "methodNotAllowed")
+
+
+@pytest.mark.parametrize(("method", "path"), ADMIN_ONLY)
+def test_a_customer_on_an_admin_route_is_a_403_insufficient_scope(customer: TestClient, method: str, path: str) -> None:
+    response = customer.request(method, path, content=b'{"name":"x"}', headers=JSON)
+    body = problem(response, 403, "forbidden")
+    assert response.headers["www-authenticate"] == CHALLENGE["insufficient_scope"]
+    assert "admin" in body["detail"]
+
+
+def test_the_role_comes_before_the_request_itself(customer: TestClient) -> None:
+    # A caller who may not call a route learns nothing about its body, its path or its query.
+    for method, path, headers, body in (
+        ("POST", "/products", JSON, b'{"name":'),  # malformed JSON
+        ("POST", "/products", {"content-type": "text/plain"}, b"x"),  # a 415 otherwise
+        ("POST", "/users", JSON, b'{"name":"' + b"x" * (2 * 1024 * 1024) + b'"}'),  # a 413 otherwise
+        ("POST", "/users", JSON, b'{"unknown":true}'),  # a validation error otherwise
+        ("PATCH", "/products/not-a-uuid", JSON, b'{"stock":1}'),
+        ("DELETE", "/orders/not-a-uuid", {}, b""),
+        ("GET", "/users?limit=0", {}, b""),
+    ):
+        problem(customer.request(method, path, content=body, headers=headers), 403, "forbidden")
+
+
+def test_a_customer_reaches_the_routes_they_may_call(customer: TestClient) -> None:
+    # Past the caller's checks: the request's own (a 400), then the database (unreachable here: 503).
+    problem(customer.patch("/users/not-a-uuid", json={"name": "x"}), 400, "validation", ["params.id"])
+    problem(customer.post("/orders", content=b"{", headers=JSON), 400, "malformedJson")
+    problem(customer.get(f"/orders/{USER}"), 503, "unavailable")
+    problem(customer.patch(f"/orders/{USER}", json={"status": "cancelled"}), 503, "unavailable")
+
+
+@pytest.mark.parametrize("status", ["pending", "shipped", "delivered"])
+def test_a_customer_setting_a_status_other_than_cancelled_is_a_403_before_any_query(
+    customer: TestClient, status: str
+) -> None:
+    response = customer.patch(f"/orders/{USER}", json={"status": status})
+    problem(response, 403, "forbidden")
+    assert response.headers["www-authenticate"] == CHALLENGE["insufficient_scope"]
+    # Still after the body's own checks: the status it asks for is part of the decision.
+    problem(customer.patch(f"/orders/{USER}", json={"status": "lost"}), 400, "validation", ["body.status"])
+
+
+def test_the_admin_passes_every_check_of_the_caller(client: TestClient) -> None:
+    problem(client.get("/users"), 503, "unavailable")
+    problem(client.delete(f"/orders/{USER}"), 503, "unavailable")
+    problem(client.patch(f"/orders/{USER}", json={"status": "shipped"}), 503, "unavailable")
 
 
 def test_metrics_label_routes_by_template(client: TestClient) -> None:

@@ -1,42 +1,87 @@
 """Routes on a fake database, in FastAPI's testing idiom: `TestClient` with `app.dependency_overrides` replacing
 the `database` dependency every router takes. test_app.py covers what is decided before any query (against an
-unreachable PostgreSQL); this file covers what a route does with the data it gets: the success path, the
-not-found problem from the data layer, and the lifespan that closes the pool."""
+unreachable PostgreSQL); this file covers what a route does with the data it gets: the caller read from a real
+token and the role their row holds now, the success path, the not-found problem from the data layer (another
+customer's row included), and the lifespan that closes the pool."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.test_app import JSON_TYPE, SETTINGS, USER, problem
+from tests.test_app import CHALLENGE, JSON_TYPE, SETTINGS, USER, problem
 
+from api_core.dto import USER_COLUMNS
+from api_core.security import hash_password_sync, issue_token
 from app import main
 from app.dependencies import database
 from app.main import create_app
 
 CREATED = datetime(2025, 1, 1, tzinfo=UTC)
-ROW = {"id": USER, "email": "ada@example.com", "name": "Ada", "created_at": CREATED, "updated_at": CREATED}
+STAMP = "2025-01-01T00:00:00.000Z"
+OTHER = "00000000-0000-4000-8000-000000000002"
+ADMIN = "00000000-0000-4000-8000-000000000003"
 MISSING = "00000000-0000-4000-8000-00000000ffff"
+PASSWORD = "seed-password-1"
+
+
+def row(user_id: str, name: str, role: str = "customer") -> dict[str, Any]:
+    email = f"{name.lower()}@example.com"
+    return {"id": user_id, "email": email, "name": name, "role": role, "created_at": CREATED, "updated_at": CREATED}
+
+
+def bearer(user_id: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {issue_token(user_id, SETTINGS.jwt_secret)}"}
 
 
 class FakeDatabase:
-    """Answers the two statements these tests send (a user by id, a user deleted by id) from a dict of rows,
-    and fails the test on any other, so a route that starts querying differently is noticed."""
+    """Answers the statements these tests send (the caller's role, a user by id — the customer's condition included —
+    a user deleted by id, a page of users, a login's lookup, a registration) from a dict of rows, and fails the test
+    on any other, so a route that starts querying differently is noticed."""
 
     def __init__(self) -> None:
-        self.users = {USER: ROW}
+        self.users = {USER: row(USER, "Ada"), OTHER: row(OTHER, "Grace"), ADMIN: row(ADMIN, "Root", "admin")}
+        self.password_hash = hash_password_sync(PASSWORD, bytes(16))
         self.closed = False
 
+    def _reachable(self, args: tuple[Any, ...]) -> dict[str, Any] | None:
+        """`WHERE id = $1`, and for a customer `AND id = $2` (themself): the row only if both hold."""
+        found = self.users.get(args[0])
+        return found if found is not None and all(a == args[0] for a in args[1:]) else None
+
     async def fetchrow(self, query: str, *args: Any) -> dict[str, Any] | None:
-        assert query.startswith("SELECT") and query.endswith("FROM users WHERE id = $1"), query
-        return self.users.get(args[0])
+        if query == "SELECT id, role FROM users WHERE id = $1":
+            return self._reachable(args)
+        if query == "SELECT id, password_hash FROM users WHERE email = $1":
+            match = [u for u in self.users.values() if u["email"] == args[0]]
+            return {"id": match[0]["id"], "password_hash": self.password_hash} if match else None
+        if query == f"INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING {USER_COLUMNS}":
+            new = {**row(str(uuid.uuid4()), args[1]), "email": args[0]}
+            self.users[new["id"]] = new
+            return new
+        assert query in (
+            f"SELECT {USER_COLUMNS} FROM users WHERE id = $1",
+            f"SELECT {USER_COLUMNS} FROM users WHERE id = $1 AND id = $2",
+        ), query
+        return self._reachable(args)
 
     async def fetchval(self, query: str, *args: Any) -> str | None:
-        assert query == "DELETE FROM users WHERE id = $1 RETURNING id", query
-        return self.users.pop(args[0], {}).get("id")
+        assert query in (
+            "DELETE FROM users WHERE id = $1 RETURNING id",
+            "DELETE FROM users WHERE id = $1 AND id = $2 RETURNING id",
+        ), query
+        found = self._reachable(args)
+        return self.users.pop(found["id"])["id"] if found else None
+
+    async def fetch_page(
+        self, select: str, count: str, args: list[Any], page: int, limit: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        assert select.startswith(f"SELECT {USER_COLUMNS} FROM users"), select
+        return list(self.users.values()), len(self.users)
 
     async def close(self) -> None:
         self.closed = True
@@ -56,23 +101,93 @@ def client(fake: FakeDatabase) -> Iterator[TestClient]:
 
 
 def test_get_user_answers_the_row_as_the_contracts_dto(client: TestClient) -> None:
-    response = client.get(f"/users/{USER}")
+    response = client.get(f"/users/{USER}", headers=bearer(USER))
     assert response.status_code == 200
     assert response.headers["content-type"] == JSON_TYPE
-    stamp = "2025-01-01T00:00:00.000Z"
-    assert response.json() == {"id": USER, "email": ROW["email"], "name": "Ada", "createdAt": stamp, "updatedAt": stamp}
+    assert response.json() == {
+        "id": USER,
+        "email": "ada@example.com",
+        "name": "Ada",
+        "role": "customer",
+        "createdAt": STAMP,
+        "updatedAt": STAMP,
+    }
 
 
 def test_an_id_the_database_does_not_hold_is_the_not_found_problem(client: TestClient) -> None:
-    body = problem(client.get(f"/users/{MISSING}"), 404, "notFound")
+    body = problem(client.get(f"/users/{MISSING}", headers=bearer(ADMIN)), 404, "notFound")
     assert MISSING in body["detail"]
 
 
-def test_delete_user_is_a_204_without_a_body_and_the_row_is_gone(client: TestClient, fake: FakeDatabase) -> None:
-    response = client.delete(f"/users/{USER}")
+def test_another_customers_row_is_a_404_exactly_as_a_missing_one(client: TestClient, fake: FakeDatabase) -> None:
+    other = problem(client.get(f"/users/{OTHER}", headers=bearer(USER)), 404, "notFound")
+    missing = problem(client.get(f"/users/{MISSING}", headers=bearer(USER)), 404, "notFound")
+    assert other["detail"].replace(OTHER, "<id>") == missing["detail"].replace(MISSING, "<id>")
+    problem(client.delete(f"/users/{OTHER}", headers=bearer(USER)), 404, "notFound")
+    assert OTHER in fake.users
+
+
+def test_the_admin_reaches_every_user(client: TestClient) -> None:
+    assert client.get(f"/users/{OTHER}", headers=bearer(ADMIN)).json()["name"] == "Grace"
+    listed = client.get("/users", headers=bearer(ADMIN))
+    assert listed.status_code == 200
+    assert {u["role"] for u in listed.json()["data"]} == {"customer", "admin"}
+
+
+def test_a_customer_on_an_admin_route_is_a_403(client: TestClient) -> None:
+    response = client.get("/users", headers=bearer(USER))
+    problem(response, 403, "forbidden")
+    assert response.headers["www-authenticate"] == CHALLENGE["insufficient_scope"]
+
+
+def test_the_role_is_the_one_the_database_holds_now(client: TestClient, fake: FakeDatabase) -> None:
+    token = bearer(OTHER)
+    assert client.get("/users", headers=token).status_code == 403
+    fake.users[OTHER]["role"] = "admin"  # the same token, a changed role: it counts at once
+    assert client.get("/users", headers=token).status_code == 200
+
+
+def test_a_deleted_users_token_is_a_401_on_every_route(client: TestClient) -> None:
+    token = bearer(OTHER)
+    response = client.delete(f"/users/{OTHER}", headers=token)
     assert (response.status_code, response.content) == (204, b"")
-    assert fake.users == {}
-    problem(client.delete(f"/users/{USER}"), 404, "notFound")
+    for path in ("/auth/me", f"/users/{OTHER}", "/users"):
+        response = client.get(path, headers=token)
+        body = problem(response, 401, "unauthorized")
+        assert response.headers["www-authenticate"] == CHALLENGE["invalid_token"]
+        assert body["detail"] == "The token's user no longer exists."
+
+
+def test_delete_user_is_a_204_without_a_body_and_the_row_is_gone(client: TestClient, fake: FakeDatabase) -> None:
+    response = client.delete(f"/users/{USER}", headers=bearer(ADMIN))
+    assert (response.status_code, response.content) == (204, b"")
+    assert USER not in fake.users
+    problem(client.delete(f"/users/{USER}", headers=bearer(ADMIN)), 404, "notFound")
+
+
+def test_me_is_the_caller_and_no_cache_keeps_it(client: TestClient) -> None:
+    response = client.get("/auth/me", headers=bearer(ADMIN))
+    assert response.status_code == 200
+    assert response.json()["role"] == "admin"
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_login_is_not_cached_and_wrong_credentials_challenge_for_a_bearer_token(client: TestClient) -> None:
+    response = client.post("/auth/login", json={"email": "ada@example.com", "password": PASSWORD})
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "no-store"
+    assert client.get("/auth/me", headers={"authorization": f"Bearer {response.json()['token']}"}).json()["id"] == USER
+    wrong = client.post("/auth/login", json={"email": "ada@example.com", "password": "wrong-password"})
+    problem(wrong, 401, "unauthorized")
+    assert wrong.headers["www-authenticate"] == CHALLENGE["missing"]
+    assert "cache-control" not in wrong.headers
+
+
+def test_register_makes_a_customer_and_no_cache_keeps_the_token(client: TestClient) -> None:
+    response = client.post("/auth/register", json={"email": "new@example.com", "name": "New", "password": PASSWORD})
+    assert response.status_code == 201
+    assert response.headers["cache-control"] == "no-store"
+    assert response.json()["user"]["role"] == "customer"
 
 
 def test_the_lifespan_closes_the_database_on_shutdown(monkeypatch: pytest.MonkeyPatch, fake: FakeDatabase) -> None:
@@ -82,6 +197,6 @@ def test_the_lifespan_closes_the_database_on_shutdown(monkeypatch: pytest.Monkey
     monkeypatch.setattr(main, "create_pool", no_pool)
     monkeypatch.setattr(main, "Database", lambda _pool: fake)
     with TestClient(create_app(SETTINGS)) as client:
-        assert client.get(f"/users/{USER}").status_code == 200
+        assert client.get(f"/users/{USER}", headers=bearer(USER)).status_code == 200
         assert not fake.closed
     assert fake.closed

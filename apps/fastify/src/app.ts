@@ -16,11 +16,14 @@ import Fastify from "fastify";
 import fp from "fastify-plugin";
 import { badUrlHandler, notFoundHandler, problemHandler } from "./errors.ts";
 import { compilersFor, type SchemaMode } from "./modes/index.ts";
+import auth from "./plugins/app/auth.ts";
 import jsonBody from "./plugins/app/json-body.ts";
 import metrics, { type MetricsOptions } from "./plugins/app/metrics.ts";
 import requestId from "./plugins/app/request-id.ts";
 import strictPaths from "./plugins/app/strict-paths.ts";
 import dataAccess from "./plugins/external/data-access.ts";
+import helmet from "./plugins/external/helmet.ts";
+import rateLimit from "./plugins/external/rate-limit.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -28,7 +31,7 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel"> &
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel" | "authRateLimit"> &
     Partial<Pick<AppConfig, "dataAccessMode">>;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
@@ -38,8 +41,9 @@ export interface AppOptions {
 
 /**
  * The app's plugins, before any route is added: the external data access first (the rest depend on it), then
- * the cross-cutting hooks and the body parser, and the error and not-found handlers. fastify-plugin, so that all
- * of it applies to the instance that registers it (the express-to-fastify template registers it too).
+ * the cross-cutting hooks (the security headers' first: the hooks after them may answer early, e.g. the strict
+ * paths' 404) and the body parser, and the error and not-found handlers. fastify-plugin, so that all of it applies
+ * to the instance that registers it (the express-to-fastify template registers it too).
  */
 export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & MetricsOptions>(
   async (fastify, { config, dataAccess: given, ...metricsOptions }) => {
@@ -50,6 +54,7 @@ export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & Metrics
       dataAccessMode: config.dataAccessMode,
       dataAccess: given,
     });
+    await fastify.register(helmet);
     await fastify.register(requestId);
     await fastify.register(metrics, metricsOptions);
     await fastify.register(jsonBody);
@@ -69,12 +74,18 @@ export const app = fp<AppOptions>(
     fastify.setSerializerCompiler(serializerCompiler);
 
     await fastify.register(appPlugins, { config, dataAccess: given });
+    // The hooks routes list in `onRequest` (`fastify.authenticate`, `fastify.requireAdmin`). Not in appPlugins:
+    // the express-to-fastify template registers it with its first migrated routes, not with the cross-cutting step.
+    await fastify.register(auth);
+    // The rate limit, which only register and login opt in to (`config.rateLimit`). Not in appPlugins either: it
+    // moves with the auth routes (the express-to-fastify template's are still Express's, with Express's limiter).
+    await fastify.register(rateLimit);
 
     await fastify.register(metaRoutes);
     await fastify.register(userRoutes);
     await fastify.register(productRoutes);
     await fastify.register(orderRoutes);
-    await fastify.register(authRoutes);
+    await fastify.register(authRoutes, { authRateLimit: config.authRateLimit });
   },
   { name: "api", fastify: "5.x" },
 );

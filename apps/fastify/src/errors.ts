@@ -2,12 +2,14 @@
 // (validation, content-type parsing, body limit, bad URLs), an unreachable database (503) and bugs (500, logged,
 // no details). Fastify's own error bodies never reach a client.
 import {
+  API_CONTENT_SECURITY_POLICY,
   type FieldError,
   methodNotAllowedProblem,
   methodsByPath,
   PROBLEM_CONTENT_TYPE,
   ProblemError,
   type RequestPart,
+  SECURITY_HEADERS,
   undecodable,
   unmatched,
   validationProblem,
@@ -124,6 +126,8 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
  * route or hook; the contract's route table decides (405, 400 on the parameter, or 404).
  */
 export function badUrlHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // No hook runs here: the request id and the security headers (plugins/external/helmet.ts) are set by hand.
   reply.header("x-request-id", request.id);
+  reply.headers({ ...SECURITY_HEADERS, "content-security-policy": API_CONTENT_SECURITY_POLICY });
   return sendProblem(reply, undecodable(request.method, request.url).problem);
 }

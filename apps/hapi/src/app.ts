@@ -3,8 +3,11 @@ import { type DataAccess, type HttpMetrics, httpServerOptions } from "@api-ref/c
 import Hapi from "@hapi/hapi";
 import hapiPino from "hapi-pino";
 import type { Logger } from "pino";
+import { authPlugin } from "./plugins/auth.ts";
+import { contentSecurityPolicyPlugin } from "./plugins/content-security-policy.ts";
 import { problemHandler } from "./plugins/errors.ts";
 import { metricsPlugin } from "./plugins/metrics.ts";
+import { rateLimitPlugin } from "./plugins/rate-limit.ts";
 import { requestIdPlugin } from "./plugins/request-id.ts";
 import { strictPathsPlugin } from "./plugins/strict-paths.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -17,16 +20,25 @@ export interface ServerOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
+  /** Requests per client address and window on register and login (`config.authRateLimit`). */
+  authRateLimit: number;
   port?: number;
   host?: string;
 }
 
+/** The request headers whose values are credentials (a bearer token, a session cookie), as pino's redact paths. */
+const REDACTED_HEADERS = ["req.headers.authorization", "req.headers.cookie"];
+
 /**
  * Builds the API on Hapi: server settings, the cross-cutting plugins (request ids, metrics, problem+json errors,
- * logging), then one plugin per resource. The server is configured but not started: `init()` readies it for
- * `server.inject()`, `src/server.ts` starts it.
+ * the content-security-policy, the auth rate limit, logging, the bearer auth strategy every route defaults to), then
+ * one plugin per resource. The server is
+ * configured but not started: `init()` readies it for `server.inject()`, `src/server.ts` starts it.
  */
-export async function buildServer({ dataAccess, metrics, logger, port, host }: ServerOptions) {
+export async function buildServer({ dataAccess, metrics, logger: parent, authRateLimit, port, host }: ServerOptions) {
+  // Whatever logs a request (hapi-pino's `req` serializer logs every header), no token or cookie reaches a line;
+  // hapi-pino applies its own `redact` option only to a logger it creates, so the instance it is given carries it.
+  const logger = parent.child({}, { redact: { paths: REDACTED_HEADERS, censor: "[Redacted]" } });
   const server = Hapi.server({
     port,
     host,
@@ -56,6 +68,11 @@ export async function buildServer({ dataAccess, metrics, logger, port, host }: S
       },
       // No cookies in this API.
       state: { parse: false, failAction: "ignore" },
+      // Hapi's own security headers, on every response (errors, 404s and 405s are answered through a route too):
+      // `x-frame-options: DENY` and `x-content-type-options: nosniff` as the contract says, with Hapi's other defaults
+      // (HSTS, `x-xss-protection: 0`, `x-download-options: noopen`). The content-security-policy, which this option
+      // does not set, is the `content-security-policy` plugin's.
+      security: { xframe: "deny", noSniff: true },
     },
   });
 
@@ -66,6 +83,11 @@ export async function buildServer({ dataAccess, metrics, logger, port, host }: S
   await server.register({ plugin: metricsPlugin, options: { metrics } });
   await server.register({ plugin: problemHandler, options: { logger } });
   await server.register(strictPathsPlugin);
+  await server.register(contentSecurityPolicyPlugin);
+  // Counts only the routes that ask for it (`plugins: { "auth-rate-limit": true }`: register and login).
+  await server.register({ plugin: rateLimitPlugin, options: { limit: authRateLimit } });
+  // Before the routes: `server.auth.default()` applies to the routes added after it.
+  await server.register({ plugin: authPlugin, options: { dataAccess } });
   if (logger.level !== "silent") {
     // Mounted only when logging is on, so that a benchmark with logging off pays nothing for it.
     await server.register({

@@ -1,64 +1,76 @@
-import type { ProblemError } from "@api-ref/contract";
+import { Readable } from "node:stream";
+import { ProblemError, parseRequestPart } from "@api-ref/contract";
 import {
   BODY_LIMIT_BYTES,
+  hasBody,
   hasNonJsonBody,
   malformedJson,
   parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
 } from "@api-ref/core";
-import type { Boom } from "@hapi/boom";
 import type { Lifecycle, RouteOptions } from "@hapi/hapi";
+import type { z } from "zod";
 
-/**
- * Before Hapi reads a byte: 415 unless the body is JSON in UTF-8 and not content-encoded (so 415 comes before
- * 413, as the contract says; Hapi would otherwise inflate gzip and deflate).
- */
-const requireJson: Lifecycle.Method = (request, h) => {
-  const { headers } = request.raw.req;
-  if (hasNonJsonBody(headers)) throw unsupportedMediaType();
-  return h.continue;
-};
-
-/**
- * Hapi reads the body (at most 1 MiB) and core parses it, as every implementation does (README "Edges of HTTP"):
- * strict UTF-8 with one byte-order mark ignored, which Hapi's own parser (bourne over `toString()`) refuses and
- * accepts the other way round, the depth limit, and `__proto__`/`constructor.prototype` keys refused. This runs
- * after the payload step and before validation, where Hapi's parser would have run.
- */
-const parseBody: Lifecycle.Method = (request, h) => {
-  const bytes = request.payload;
-  // An empty body is no body: validation then reports `body` as required.
-  const parsed = Buffer.isBuffer(bytes) && bytes.length > 0 ? parseJsonBody(bytes) : null;
-  // The lifecycle's own field, which Hapi's parser would have set; its types mark it read-only for handlers.
-  (request as { payload: unknown }).payload = parsed;
-  return h.continue;
-};
-
-/** What Hapi's payload step throws (Boom 413, 400 for a body cut short), as the contract's problems. */
-function payloadProblem(error: Boom): ProblemError {
-  if (error.output.statusCode === 413) return payloadTooLarge();
-  if (error.output.statusCode === 415) return unsupportedMediaType();
-  return malformedJson();
+/** The body's bytes, at most `BODY_LIMIT_BYTES` of them, counted as they arrive (a chunked body declares no length). */
+async function readBytes(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    // Not destroyed on a 413: Hapi answers on the same connection, then closes it (the rest is never read).
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) throw payloadTooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ProblemError) throw error;
+    // The client went away or sent less than it declared.
+    throw malformedJson();
+  }
+  return Buffer.concat(chunks, size);
 }
 
 /**
- * The route options of every route that takes a JSON body: Hapi reads it (at most 1 MiB) and core parses it, with
- * the two extension points the contract needs around that step.
+ * `onPostAuth`, the first extension point after Hapi's scope check: 415 unless the body is JSON in UTF-8 and not
+ * content-encoded (before a byte is read, so 415 comes before 413), 413 past 1 MiB (declared, or counted while
+ * reading), then core's `parseJsonBody`, as every implementation parses (README "Edges of HTTP"): strict UTF-8
+ * with one byte-order mark ignored, which Hapi's own parser (bourne over `toString()`) refuses, the depth limit,
+ * and `__proto__`/`constructor.prototype` keys refused.
  */
-export const jsonBody = {
-  payload: {
-    output: "data",
-    // The bytes as read: Hapi asserts a truthy `parse` on routes that validate a payload, and `"gunzip"` is the
-    // raw-bytes value it accepts (no body is ever decompressed: `requireJson` refuses content-encoding first).
-    parse: "gunzip",
-    maxBytes: BODY_LIMIT_BYTES,
-    failAction: (_request, _h, error) => {
-      throw payloadProblem(error as Boom);
+const readJsonBody: Lifecycle.Method = async (request, h) => {
+  const { headers } = request.raw.req;
+  if (hasNonJsonBody(headers)) throw unsupportedMediaType();
+  if (Number(headers["content-length"] ?? 0) > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const body = request.payload;
+  // Not a stream only when Hapi's payload step refused the content-type header (and dropped the body).
+  if (!(body instanceof Readable) && hasBody(headers)) throw malformedJson();
+  const bytes = body instanceof Readable ? await readBytes(body) : Buffer.alloc(0);
+  // An empty body is no body: validation then reports `body` as required. The lifecycle's own field, which Hapi's
+  // parser would have set; its types mark it read-only for handlers.
+  (request as { payload: unknown }).payload = bytes.length > 0 ? parseJsonBody(bytes) : null;
+  return h.continue;
+};
+
+/**
+ * `onPreHandler`, right after Hapi's validation of headers, params and query: the body, with the contract's schema,
+ * in the place of the route's `validate.payload` (which Hapi allows only with a payload it parses itself).
+ */
+const validateBody =
+  (schema: z.ZodType): Lifecycle.Method =>
+  (request, h) => {
+    (request as { payload: unknown }).payload = parseRequestPart(schema, request.payload, "body");
+    return h.continue;
+  };
+
+/** The route options of every route that takes a JSON body, validated with the contract's `schema`. */
+export const jsonBody = (schema: z.ZodType) =>
+  ({
+    // Hapi's payload step runs before its scope check, and the contract answers 401 and 403 first: the step only hands
+    // the stream over (unread, undecoded, no 413 of its own), and `onPostAuth`, after the scope check, reads it.
+    payload: { output: "stream", parse: false, maxBytes: Number.MAX_SAFE_INTEGER },
+    ext: {
+      onPostAuth: { method: readJsonBody },
+      onPreHandler: { method: validateBody(schema) },
     },
-  },
-  ext: {
-    onPreAuth: { method: requireJson },
-    onPostAuth: { method: parseBody },
-  },
-} satisfies RouteOptions;
+  }) satisfies RouteOptions;

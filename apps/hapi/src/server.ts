@@ -15,6 +15,7 @@ const server = await buildServer({
   dataAccess,
   metrics,
   logger,
+  authRateLimit: config.authRateLimit,
   port: config.port,
   host: config.host,
 });

@@ -6,21 +6,20 @@ interface Schemas {
   headers?: z.ZodType;
   params?: z.ZodType;
   query?: z.ZodType;
-  payload?: z.ZodType;
 }
 
 const PART: Record<keyof Schemas, RequestPart> = {
   headers: "headers",
   params: "params",
   query: "query",
-  payload: "body",
 };
 
 /**
- * The route's `validate` option from the contract's Zod schemas. Hapi accepts a validation function per source
- * (`async (value) => parsed`): what it returns replaces `request.params`, `request.query`, … and what it throws is
- * handed to `failAction`, which the server sets to rethrow it — so the contract's 400 (with `errors[]` paths
- * like `body.email`) is the response, not Hapi's generic "Invalid request params input".
+ * The route's `validate` option from the contract's Zod schemas; the body's schema is `jsonBody`'s (json-body.ts),
+ * whose stream Hapi does not parse. Hapi accepts a validation function per source (`async (value) => parsed`):
+ * what it returns replaces `request.params`, `request.query`, … and what it throws is handed to `failAction`,
+ * which the server sets to rethrow it — so the contract's 400 (with `errors[]` paths like `params.id`) is the
+ * response, not Hapi's generic "Invalid request params input".
  */
 export function validateWith(schemas: Schemas): RouteOptionsValidate {
   const rules: RouteOptionsValidate = {};

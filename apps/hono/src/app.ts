@@ -1,5 +1,6 @@
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
+import type { GetConnInfo } from "hono/conninfo";
 import type { Logger } from "pino";
 import type { AppEnv } from "./env.ts";
 import { notFound, problemHandler } from "./middleware/errors.ts";
@@ -7,6 +8,7 @@ import { jsonCharset } from "./middleware/json-charset.ts";
 import { requestLogger } from "./middleware/logger.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { pathAsSent } from "./paths.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
@@ -21,18 +23,25 @@ export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
+  /** Requests per client address and window to each of register and login (`config.authRateLimit`). */
+  authRateLimit: number;
+  /**
+   * The runtime's `getConnInfo` (@hono/node-server/conninfo, hono/bun or hono/deno), given by each server entry:
+   * the rate limit counts per client address.
+   */
+  getConnInfo?: GetConnInfo;
 }
 
 /**
- * Wires the API on Hono: the app-wide middleware (outermost first: the request id, so every response has one;
- * metrics, so they see the final status; logging;
- * the JSON charset), an app per resource mounted with `app.route()`, and the two
- * handlers every problem goes through, `app.onError` and `app.notFound`.
+ * Wires the API on Hono: the app-wide middleware (outermost first: the security headers and the request id, so every
+ * response has them; metrics, so they see the final status; logging; the JSON charset), an app per resource mounted
+ * with `app.route()`, and the two handlers every problem goes through, `app.onError` and `app.notFound`.
  */
-export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger, authRateLimit, getConnInfo }: AppOptions) {
   // `strict: true` (Hono's default, stated): `/users/` is another path than `/users` (404).
   const app = new Hono<AppEnv>({ strict: true, getPath: pathAsSent });
 
+  app.use(securityHeaders);
   app.use(requestId);
   app.use(recordMetrics(metrics));
   if (logger.level !== "silent") app.use(requestLogger(logger));
@@ -43,7 +52,7 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
     .route("/users", userRoutes(dataAccess))
     .route("/products", productRoutes(dataAccess))
     .route("/orders", orderRoutes(dataAccess))
-    .route("/auth", authRoutes(dataAccess));
+    .route("/auth", authRoutes(dataAccess, { limit: authRateLimit, getConnInfo }));
 
   app.notFound(notFound);
   app.onError(problemHandler(logger));

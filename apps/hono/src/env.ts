@@ -1,4 +1,6 @@
+import type { Principal } from "@api-ref/core";
 import type { HttpBindings } from "@hono/node-server";
+import type { RateLimitInfo } from "hono-rate-limiter";
 import type { Logger } from "pino";
 
 /**
@@ -17,5 +19,18 @@ export interface AppEnv {
     body?: unknown;
     /** The metrics `route` label of a request no route answered (set by the not-found handler). */
     route?: string;
+    /** hono-rate-limiter's count for this client on a limited route (its `requestPropertyName`). */
+    rateLimit?: RateLimitInfo;
+  };
+}
+
+/**
+ * The env of a route behind `authenticate`: `c.var.user` is the caller. The middleware is typed with it, and Hono
+ * adds a middleware's env to the handlers after it in the route, so only those routes' handlers see `user`.
+ */
+export interface AuthEnv extends AppEnv {
+  Variables: AppEnv["Variables"] & {
+    /** Who is calling: the token's user and their current role (core's `Principal`). */
+    user: Principal;
   };
 }

@@ -3,6 +3,13 @@
 // stop it gracefully (stop accepting, let in-flight requests finish, close the database pool, exit 0).
 // Run with `bun src/server.bun.ts` (registry row `hono-bun`).
 import { listenWithBun, serveFetchApp } from "@api-ref/core/serve-fetch";
+import { getConnInfo } from "hono/bun";
 import { buildApp, FRAMEWORK } from "./app.ts";
 
-serveFetchApp(FRAMEWORK, (dependencies) => buildApp(dependencies).fetch, listenWithBun);
+// hono/bun's `getConnInfo` reads the client's address from Bun's server, which reaches the app as `fetch`'s second
+// argument (`c.env`); where the server passes the request alone, the rate limit counts all clients as one.
+serveFetchApp(
+  FRAMEWORK,
+  (dependencies, { authRateLimit }) => buildApp({ ...dependencies, authRateLimit, getConnInfo }).fetch,
+  listenWithBun,
+);

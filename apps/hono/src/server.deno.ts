@@ -3,6 +3,14 @@
 // stop it gracefully (stop accepting, let in-flight requests finish, close the database pool, exit 0).
 // Run with `deno run --allow-all src/server.deno.ts` (registry row `hono-deno`).
 import { listenWithDeno, serveFetchApp } from "@api-ref/core/serve-fetch";
+import { getConnInfo } from "hono/deno";
 import { buildApp, FRAMEWORK } from "./app.ts";
 
-serveFetchApp(FRAMEWORK, (dependencies) => buildApp(dependencies).fetch, listenWithDeno);
+// hono/deno's `getConnInfo` reads the client's address from Deno.serve's handler info (`remoteAddr`), which reaches
+// the app as `fetch`'s second argument (`c.env`); where the server passes the request alone, the rate limit counts
+// all clients as one.
+serveFetchApp(
+  FRAMEWORK,
+  (dependencies, { authRateLimit }) => buildApp({ ...dependencies, authRateLimit, getConnInfo }).fetch,
+  listenWithDeno,
+);

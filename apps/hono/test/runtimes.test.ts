@@ -1,13 +1,19 @@
 // The same app on Bun and Deno (src/server.bun.ts, src/server.deno.ts), started as the registry starts rows hono-bun
 // and hono-deno: the runtime's binary from node_modules, configured by the environment alone. What only the
 // process shows: /health names the framework, the app's own problems and core's data access are wired in, the
-// contract's HTTP rules the runtime's server leaves to the app hold, and SIGTERM lets a request in flight finish
-// before exit 0. Run by vitest under Node like the app's other tests: the entry points need their runtime's globals,
+// contract's HTTP rules the runtime's server leaves to the app hold, the rate limit (AUTH_RATE_LIMIT from the
+// environment) and the security headers, and SIGTERM lets a request in flight finish before exit 0. Run by vitest under Node like the app's other tests: the entry points need their runtime's globals,
 // so each test starts the runtime as a process, and one file covers both (Bun's test runner could not start Deno).
 // No database: DATABASE_URL names a closed port, so a route that needs it answers 503.
 import net from "node:net";
+import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy } from "@api-ref/contract";
 import { exchange, implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** JWT_SECRET: at least 32 bytes, or the app refuses to start. */
+const SECRET = "x".repeat(32);
+/** AUTH_RATE_LIMIT of the instance the tests share: small, reached only by the test about it. */
+const AUTH_RATE_LIMIT = 2;
 
 const rows = implementations.filter((impl) => impl.name === "hono-bun" || impl.name === "hono-deno");
 
@@ -17,8 +23,9 @@ describe.each(rows)("$name ($start.command)", (impl) => {
     if (impl.unavailable) return;
     running = await launch(impl, {
       databaseUrl: "postgres://nobody@127.0.0.1:1/nothing",
-      jwtSecret: "a-secret-of-16-chars-or-more",
+      jwtSecret: SECRET,
       timeoutMs: 20_000,
+      env: { AUTH_RATE_LIMIT: String(AUTH_RATE_LIMIT) },
     });
   }, 30_000);
   afterAll(async () => {
@@ -39,9 +46,58 @@ describe.each(rows)("$name ($start.command)", (impl) => {
       expect(unknown.status).toBe(404);
       expect(unknown.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       await unknown.arrayBuffer();
-      const users = await fetch(`${running.url}/users`);
-      expect(users.status).toBe(503);
-      expect(((await users.json()) as { type: string }).type).toMatch(/\/unavailable$/);
+      // Products are public: the request reaches the database (a signed-in route would stop at its 401).
+      const products = await fetch(`${running.url}/products`);
+      expect(products.status).toBe(503);
+      expect(((await products.json()) as { type: string }).type).toMatch(/\/unavailable$/);
+    },
+  );
+
+  it.skipIf(impl.unavailable)(
+    "limits POST /auth/login to AUTH_RATE_LIMIT a window: a 429 problem with retry-after, before the media type",
+    async () => {
+      const login = () =>
+        fetch(`${running.url}/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "nobody@example.com", password: "wrong-password" }),
+        });
+      // Every request counts, whatever its answer (here the database's 503).
+      for (let i = 0; i < AUTH_RATE_LIMIT; i++) expect((await login().then(consumed)).status).toBe(503);
+      const limited = await login();
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(((await limited.json()) as { type: string }).type).toBe("/problems/too-many-requests");
+      const plain = await fetch(`${running.url}/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "{}",
+      }).then(consumed);
+      expect(plain.status).toBe(429);
+      // Register is counted apart: its first request reaches validation.
+      const register = await fetch(`${running.url}/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }).then(consumed);
+      expect(register.status).toBe(400);
+    },
+  );
+
+  it.skipIf(impl.unavailable)(
+    "sends the security headers on a JSON answer, a problem, and /docs (with the page's own policy)",
+    async () => {
+      for (const [path, policy] of [
+        ["/health", API_CONTENT_SECURITY_POLICY],
+        ["/nowhere", API_CONTENT_SECURITY_POLICY],
+        ["/docs", docsContentSecurityPolicy()],
+      ] as const) {
+        const res = await fetch(`${running.url}${path}`).then(consumed);
+        expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+        expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+        expect(res.headers.get("content-security-policy"), path).toBe(policy);
+      }
     },
   );
 
@@ -70,11 +126,11 @@ describe.each(rows)("$name ($start.command)", (impl) => {
       await new Promise((resolve) => silent.listen(0, "127.0.0.1", () => resolve(undefined)));
       const held = await launch(impl, {
         databaseUrl: `postgres://nobody@127.0.0.1:${(silent.address() as net.AddressInfo).port}/nothing`,
-        jwtSecret: "a-secret-of-16-chars-or-more",
+        jwtSecret: SECRET,
         timeoutMs: 20_000,
       });
       try {
-        const inFlight = fetch(`${held.url}/users`).then(async (res) => ({
+        const inFlight = fetch(`${held.url}/products`).then(async (res) => ({
           status: res.status,
           body: await res.text(),
         }));
@@ -97,3 +153,9 @@ describe.each(rows)("$name ($start.command)", (impl) => {
     20_000,
   );
 });
+
+/** The response, its body read (so that the connection is free for the next request). */
+async function consumed(res: Response): Promise<Response> {
+  await res.arrayBuffer();
+  return res;
+}

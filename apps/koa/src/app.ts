@@ -5,30 +5,43 @@ import { pinoHttp } from "pino-http";
 import { problemHandler } from "./middleware/errors.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
+/** The headers whose values are credentials (a bearer token, a session), as pino's redact paths. */
+const REDACTED_HEADERS = ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'];
+
 export interface AppOptions {
   dataAccess: DataAccess;
   metrics: HttpMetrics;
   logger: Logger;
+  /** Requests per client address and window to each of register and login (`config.authRateLimit`). */
+  authRateLimit: number;
 }
 
 /**
- * Wires the API on Koa. Middleware runs as an onion, outermost first: the request id (so every response has one),
- * metrics (so they see the final status), logging, the one error middleware, then one router per resource.
+ * Wires the API on Koa. Middleware runs as an onion, outermost first: the security headers and the request id (so
+ * every response has them), metrics (so they see the final status), logging, the one error middleware, then one
+ * router per resource.
  */
-export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
+export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOptions) {
   const app = new Koa();
 
+  app.use(securityHeaders);
   app.use(requestId);
   app.use(recordMetrics(metrics));
   if (logger.level !== "silent") {
     // pino-http is what koa-pino-logger wraps; mounted only when logging is on, so a benchmark pays nothing for it.
-    const log = pinoHttp({ logger, genReqId: (_req, res) => res.getHeader("x-request-id") as string });
+    // Credentials never reach a log line: the headers that carry them are censored in every line it writes.
+    const log = pinoHttp({
+      logger,
+      genReqId: (_req, res) => res.getHeader("x-request-id") as string,
+      redact: { paths: REDACTED_HEADERS, censor: "[Redacted]" },
+    });
     app.use((ctx, next) => {
       log(ctx.req, ctx.res);
       return next();
@@ -41,7 +54,7 @@ export function buildApp({ dataAccess, metrics, logger }: AppOptions) {
     userRoutes(dataAccess),
     productRoutes(dataAccess),
     orderRoutes(dataAccess),
-    authRoutes(dataAccess),
+    authRoutes(dataAccess, authRateLimit),
   ]) {
     app.use(router.routes());
   }

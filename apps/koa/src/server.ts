@@ -1,5 +1,5 @@
-// The process: core's `serveNodeApp` reads the environment and hands this file the data access, metrics and logger;
-// the app becomes a node:http server here; SIGTERM/SIGINT then stop it gracefully (stop accepting, let in-flight
+// The process: core's `serveNodeApp` reads the environment and hands this file the data access, metrics and logger,
+// and the configuration (the app takes its auth rate limit); the app becomes a node:http server here; SIGTERM/SIGINT then stop it gracefully (stop accepting, let in-flight
 // requests finish, close the database pool, exit 0).
 import { createServer } from "node:http";
 import { httpServerOptions } from "@api-ref/core";
@@ -9,4 +9,6 @@ import { buildApp } from "./app.ts";
 // app.listen() is http.createServer(app.callback()).listen() with Node's defaults: the same plain node:http
 // server here, with the contract's limits stated (head size, time for the head and for the whole request,
 // keep-alive; see @api-ref/core's limits.ts).
-serveNodeApp("koa", (dependencies) => createServer(httpServerOptions, buildApp(dependencies).callback()));
+serveNodeApp("koa", (dependencies, { authRateLimit }) =>
+  createServer(httpServerOptions, buildApp({ ...dependencies, authRateLimit }).callback()),
+);

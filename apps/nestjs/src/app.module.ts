@@ -1,5 +1,8 @@
 import { type DynamicModule, Inject, type MiddlewareConsumer, Module, type NestModule } from "@nestjs/common";
+import { APP_GUARD } from "@nestjs/core";
+import { AuthGuard } from "./auth/auth.guard.ts";
 import { AuthModule } from "./auth/auth.module.ts";
+import { RolesGuard } from "./auth/roles.guard.ts";
 import { CommonModule } from "./common/common.module.ts";
 import { RequestContextMiddleware } from "./common/request-context.middleware.ts";
 import { type AppConfig, PLATFORM, type Platform } from "./config.ts";
@@ -10,8 +13,8 @@ import { UsersModule } from "./users/users.module.ts";
 
 /**
  * The root module: what every route shares (CommonModule: configuration, metrics, the shared data access, the
- * global filter, pipe and interceptor, the shutdown grace), one module per resource, and the request-context
- * middleware.
+ * global filter, pipe and interceptor, the shutdown grace), the global guards, one module per resource, and the
+ * request-context middleware.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -28,7 +31,13 @@ export class AppModule implements NestModule {
         OrdersModule,
         AuthModule,
       ],
-      providers: [{ provide: PLATFORM, useValue: platform }],
+      providers: [
+        { provide: PLATFORM, useValue: platform },
+        // Every route needs a signed-in caller unless it is @Public(), and a @Roles() route that role. Global guards
+        // run in the order they are provided: RolesGuard reads the caller AuthGuard set.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RolesGuard },
+      ],
     };
   }
 

@@ -20,6 +20,8 @@ export const TEST_CONFIG: AppConfig = {
   poolSize: 1,
   shutdownGraceMs: 1000,
   dataAccessMode: "client",
+  // High, as for the contract suite's instances: a test of the limit itself sets its own.
+  authRateLimit: 1000,
 };
 
 /** The application of `moduleRef` on `platform`, configured as `createApp()` does and initialised. */
@@ -28,7 +30,7 @@ export async function startOn(platform: Platform, moduleRef: TestingModule): Pro
   const options = { bodyParser: false, logger: false as const };
   if (platform === "fastify") {
     const { adapter, configure } = fastifyPlatform;
-    const app = configure(moduleRef.createNestApplication<NestFastifyApplication>(adapter(), options));
+    const app = await configure(moduleRef.createNestApplication<NestFastifyApplication>(adapter(), options));
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     return app;

@@ -50,6 +50,12 @@ const CORES = availableParallelism();
  * its warm-up (--restart cell, the default): the five presets together take about 45 minutes on 2 cores (README).
  */
 const SHAPE = ["--duration", "4", "--warmup", "1", "--repeats", "3", "--max-repeats", "3"];
+/**
+ * Said by every preset that measures routes needing a caller (a scenario with a `caller`): the articles' routes had
+ * no authentication, and here the same figures include verifying a token on every such request.
+ */
+export const AUTH_CHANGE =
+  "routes without authentication → every route that needs a caller here gets a bearer token, verified (HS256) and its user's role read from the database on each request, as the API requires: part of every figure of user-by-id, orders-list, order-create and crud-mix (product reads are public, as in the article)";
 const LENGTH_CHANGE = `30 s × 5 repeats (as the articles ran, where they say) → 4 s × 3 repeats, each cell on a fresh server process settled under load first (5 s), implementations interleaved: the five presets take about 45 minutes on ${CORES} cores, and the 95% intervals show what three repeats can tell`;
 
 /** A fixed-rate ramp "from..to in n steps", expanded as --rate FROM..TOxN is. */
@@ -100,6 +106,7 @@ export const PRESETS: readonly Preset[] = [
     },
     changes: [
       "10 routes, each loaded alone → 5 single-route scenarios and crud-mix (a 24-step cycle over every CRUD route); the average is the geometric mean over these six",
+      AUTH_CHANGE,
       LENGTH_CHANGE,
     ],
   },

@@ -27,11 +27,14 @@ function sample<T>(items: readonly T[], n: number, rng: Rng): T[] {
 
 const NOT_FIXTURE = "id::text NOT LIKE '00000000-0000-4000-8000-%'";
 
-/** Random rows of the seeded template (fixture rows left alone), drawn with the run's seed. */
-export async function samplePools(url: string, rng: Rng): Promise<Pools> {
+/**
+ * Random rows of the seeded template (fixture rows left alone: every user drawn is a customer), drawn with the run's
+ * seed; `jwtSecret` is the servers' own, which the scenarios sign their callers' tokens with.
+ */
+export async function samplePools(url: string, rng: Rng, jwtSecret: string): Promise<Pools> {
   return withClient(url, async (c) => {
     const ids = async (sql: string) => (await c.query<{ id: string }>(sql)).rows.map((r) => r.id);
-    const users = await ids(`SELECT id FROM users WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
+    const users = await ids(`SELECT id FROM users WHERE ${NOT_FIXTURE} AND role = 'customer' ORDER BY id LIMIT 50000`);
     const products = await ids(`SELECT id FROM products WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
     const orders = await ids(`SELECT id FROM orders WHERE ${NOT_FIXTURE} ORDER BY id LIMIT 50000`);
     const logins = (
@@ -46,6 +49,7 @@ export async function samplePools(url: string, rng: Rng): Promise<Pools> {
       logins: sample(logins, 256, rng),
       password: SEED_PASSWORD,
       orderProductIds: sample(products, 256, rng),
+      jwtSecret,
     };
   });
 }

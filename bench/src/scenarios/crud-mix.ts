@@ -1,7 +1,7 @@
 // The crud-mix scenario: the harness's 24-step cycle (what to send), with what a correct answer to each of its
 // requests is (what the bench checks before it measures).
 import { Order, Product, User } from "@api-ref/contract";
-import { CRUD_MIX, type CrudMixRequest, type OrdersQuery, type ProductsQuery } from "@api-ref/harness";
+import { bearerCache, CRUD_MIX, type CrudMixRequest, type OrdersQuery, type ProductsQuery } from "@api-ref/harness";
 import {
   createOrder,
   getOrder,
@@ -10,6 +10,7 @@ import {
   ordersRequest,
   productsRequest,
   sendJson,
+  signedIn,
   usersRequest,
 } from "./requests.ts";
 import type { BenchRequest, Pools, SequenceContext, Step } from "./types.ts";
@@ -41,8 +42,13 @@ function written(request: CrudMixRequest, schema: typeof User | typeof Product |
   });
 }
 
-/** A request of the cycle with the answer the contract requires of it. */
-export function benchRequestOf(request: CrudMixRequest): BenchRequest {
+/** A request of the cycle with the answer the contract requires of it, and its caller's bearer token. */
+export function benchRequestOf(request: CrudMixRequest, bearer: (userId: string) => string): BenchRequest {
+  const built = answerOf(request);
+  return request.caller ? signedIn(built, bearer(request.caller)) : built;
+}
+
+function answerOf(request: CrudMixRequest): BenchRequest {
   const url = new URL(request.path, "http://crud-mix");
   const [, resource, id] = url.pathname.split("/");
   const params = url.searchParams;
@@ -81,8 +87,9 @@ export function benchRequestOf(request: CrudMixRequest): BenchRequest {
       return ordersRequest(query);
     }
     case "POST /orders": {
-      const { userId, productId, quantity } = request.body as { userId: string; productId: string; quantity: number };
-      return createOrder(userId, productId, quantity);
+      const { productId, quantity } = request.body as { productId: string; quantity: number };
+      // The order is its caller's: the customer the cycle acts for.
+      return createOrder(request.caller ?? "", productId, quantity);
     }
     case "POST /users":
     case "PATCH /users/:id":
@@ -104,9 +111,10 @@ export function benchRequestOf(request: CrudMixRequest): BenchRequest {
  * every answer is a 2xx and the data set does not drift.
  */
 export function crudMixSteps(pools: Pools): Step[] {
+  const bearer = bearerCache(pools.jwtSecret);
   return CRUD_MIX.map((step) => ({
     label: step.label,
-    build: (ctx, rng) => benchRequestOf(step.request(ctx, pools, rng)),
+    build: (ctx, rng) => benchRequestOf(step.request(ctx, pools, rng), bearer),
     ...(step.remember ? { onResponse: remember(step.remember) } : {}),
   }));
 }

@@ -80,6 +80,12 @@ export const sendJson = (
   expect: { body: "json", ...expect },
 });
 
+/** `request` sent by a signed-in caller: `authorization` is its bearer header. */
+export const signedIn = (request: BenchRequest, authorization: string): BenchRequest => ({
+  ...request,
+  headers: { ...request.headers, authorization },
+});
+
 export const getUser = (id: string) => getJson(`/users/${id}`, User, sameId("id", id));
 
 export const getProduct = (id: string) => getJson(`/products/${id}`, Product, sameId("id", id));
@@ -159,11 +165,12 @@ export function usersRequest(page: number, limit: number): BenchRequest {
   );
 }
 
+/** POST /orders by the customer `userId` (whose token it must carry): the order must be theirs. */
 export function createOrder(userId: string, productId: string, quantity: number): BenchRequest {
   return sendJson(
     "POST",
     "/orders",
-    { userId, productId, quantity },
+    { productId, quantity },
     {
       status: 201,
       schema: Order,

@@ -50,6 +50,11 @@ export interface Pools {
   password: string;
   /** Products that write scenarios order from; the harness restocks them before each measured cell. */
   orderProductIds: string[];
+  /**
+   * The run's JWT_SECRET (the servers'): scenarios sign their callers' tokens with it as the implementations sign
+   * theirs, afresh for every cell (a token lives an hour; a run may last longer).
+   */
+  jwtSecret: string;
 }
 
 export const SCENARIO_NAMES = [
@@ -75,6 +80,11 @@ export interface Scenario {
   title: string;
   /** framework: compared to raw node:http; database: compared to raw node:http + pg. */
   kind: ScenarioKind;
+  /**
+   * Whose bearer token its requests carry, as a real client's would (docs/api.md, "Authorization"): a seeded
+   * customer, the seed's admin, or both (crud-mix); none on public routes. Verifying it is part of the figure.
+   */
+  caller?: "customer" | "admin" | "customer and admin";
   /** Writes rows: the harness restocks `orderProductIds` before each cell, and runs it after the read scenarios. */
   writes?: boolean;
   /** Each request depends on an earlier response, so it cannot be pipelined. */

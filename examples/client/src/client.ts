@@ -10,7 +10,10 @@ export type Problem = components["schemas"]["Problem"];
 export interface ApiClientOptions {
   /** Where the implementation listens, e.g. `http://localhost:3000`. */
   baseUrl: string;
-  /** A bearer token for the routes that need one (`GET /auth/me`). */
+  /**
+   * A bearer token (from `POST /auth/login` or `/auth/register`) for the routes that need a caller: every route but
+   * the public ones (docs/api.md, "Authorization"). Without one those answer a 401 problem.
+   */
   token?: string;
 }
 

@@ -1,6 +1,8 @@
 // The generated client against a running implementation, started as the contract suite starts one (its own
 // process, its own copy of the seeded database): lists with paging and filters, an order placed twice with one
-// idempotency key, login and /auth/me. EXAMPLE_CLIENT_IMPL picks the implementation (default express).
+// idempotency key, login and /auth/me, and the refusals of the authorization model. The client signs in as a real
+// one does, with the seeded users' password: a customer (the buyer) for their own orders, the admin for the back
+// office. EXAMPLE_CLIENT_IMPL picks the implementation (default express).
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { Order, OrderList, ProductList, User } from "@api-ref/contract";
@@ -16,7 +18,17 @@ const implName = process.env.EXAMPLE_CLIENT_IMPL ?? "express";
 let server: PostgresServer | undefined;
 let running: RunningImplementation | undefined;
 let api: ApiClient;
+/** Signed in as the buyer (a customer who owns the fixture orders), and as the seed's admin. */
+let asBuyer: ApiClient;
+let asAdmin: ApiClient;
 let baseUrl: string;
+
+/** A client signed in as `email` through POST /auth/login (every seeded user's password is SEED_PASSWORD). */
+async function signedIn(email: string): Promise<ApiClient> {
+  const { data, error } = await api.POST("/auth/login", { body: { email, password: SEED_PASSWORD } });
+  if (!data) throw new Error(`could not log in as ${email}: ${JSON.stringify(error)}`);
+  return createApiClient({ baseUrl, token: data.token });
+}
 
 beforeAll(async () => {
   const [impl] = selectImplementations(implName);
@@ -27,6 +39,8 @@ beforeAll(async () => {
   running = await launch(impl, { databaseUrl, jwtSecret: randomBytes(32).toString("base64url") });
   baseUrl = running.url;
   api = createApiClient({ baseUrl });
+  asBuyer = await signedIn(fixtureUsers.buyer.email);
+  asAdmin = await signedIn(fixtureUsers.admin.email);
 });
 
 afterAll(async () => {
@@ -61,9 +75,9 @@ describe(`the example client against ${implName}`, () => {
     expect(next.total).toBe(page.total);
   });
 
-  it("lists a user's orders with both relations included (`include` sent as one comma list)", async () => {
-    const { data, error } = await api.GET("/orders", {
-      params: { query: { userId: fixtureUsers.buyer.id, include: ["user", "product"], limit: 100 } },
+  it("lists a customer's own orders with both relations included (`include` sent as one comma list)", async () => {
+    const { data, error } = await asBuyer.GET("/orders", {
+      params: { query: { include: ["user", "product"], limit: 100 } },
     });
     expect(error).toBeUndefined();
     const page = OrderList.parse(data);
@@ -87,13 +101,19 @@ describe(`the example client against ${implName}`, () => {
     const product = fixtureProducts.unordered;
     const stockBefore = (await api.GET("/products/{id}", { params: { path: { id: product.id } } })).data?.stock;
     const key = randomUUID();
-    const body = { userId: fixtureUsers.noOrders.id, productId: product.id, quantity: 3 };
-    const send = () => api.POST("/orders", { body, params: { header: { "idempotency-key": key } } });
+    const body = { productId: product.id, quantity: 3 };
+    const send = () => asBuyer.POST("/orders", { body, params: { header: { "idempotency-key": key } } });
 
     const first = await send();
     expect(first.response.status).toBe(201);
     const order = Order.parse(first.data);
-    expect(order).toMatchObject({ ...body, unitPriceCents: product.priceCents, status: "pending" });
+    // The order is the caller's: the body names no user.
+    expect(order).toMatchObject({
+      ...body,
+      userId: fixtureUsers.buyer.id,
+      unitPriceCents: product.priceCents,
+      status: "pending",
+    });
     expect(first.response.headers.get("location")).toBe(`/orders/${order.id}`);
 
     const retry = await send();
@@ -114,10 +134,32 @@ describe(`the example client against ${implName}`, () => {
 
     const me = await createApiClient({ baseUrl, token }).GET("/auth/me");
     expect(me.response.status).toBe(200);
-    expect(User.parse(me.data)).toMatchObject({ id: fixtureUsers.buyer.id, email: fixtureUsers.buyer.email });
+    expect(User.parse(me.data)).toMatchObject({
+      id: fixtureUsers.buyer.id,
+      email: fixtureUsers.buyer.email,
+      role: "customer",
+    });
 
     const anonymous = await api.GET("/auth/me");
     expect(anonymous.response.status).toBe(401);
     expect(anonymous.error).toMatchObject({ type: "/problems/unauthorized", status: 401 });
+    expect(anonymous.response.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  it("refuses a customer the admin's routes (403) and another user's rows (404), each a typed problem", async () => {
+    const created = await asBuyer.POST("/products", { body: { name: "Not Mine", priceCents: 100, stock: 1 } });
+    expect(created.response.status).toBe(403);
+    expect(created.error).toMatchObject({ type: "/problems/forbidden", status: 403 });
+    expect(created.response.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope"');
+
+    const other = await asBuyer.GET("/users/{id}", { params: { path: { id: fixtureUsers.noOrders.id } } });
+    expect(other.response.status).toBe(404);
+    expect(other.error).toMatchObject({ type: "/problems/not-found", status: 404 });
+
+    // The admin reaches every user; a customer, themself.
+    const byAdmin = await asAdmin.GET("/users/{id}", { params: { path: { id: fixtureUsers.noOrders.id } } });
+    expect(User.parse(byAdmin.data).id).toBe(fixtureUsers.noOrders.id);
+    const self = await asBuyer.GET("/users/{id}", { params: { path: { id: fixtureUsers.buyer.id } } });
+    expect(User.parse(self.data).role).toBe("customer");
   });
 });

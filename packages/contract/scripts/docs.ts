@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { errorStatuses, openApiDocument, PROBLEMS, routes } from "../src/index.ts";
+import { errorStatuses, openApiDocument, PROBLEMS, type RouteSpec, routes } from "../src/index.ts";
 
 const { values } = parseArgs({
   options: { write: { type: "boolean" }, check: { type: "boolean" }, root: { type: "string" } },
@@ -34,8 +34,14 @@ interface Parameter {
 const code = (text: string | number) => `\`${text}\``;
 const fmt = (n: number) => n.toLocaleString("en-US");
 
+/** The route table's "who" column: public, any signed-in user (customers to their own rows), or admins. */
+function accessText({ access, ownRows }: RouteSpec): string {
+  if (access === "user") return ownRows ? "owner or admin" : "signed in";
+  return access === "admin" ? "admin" : "anyone";
+}
+
 function routeTable(): string {
-  const lines = ["| method | path | what | success | errors (problem details) | auth |", "|---|---|---|---|---|---|"];
+  const lines = ["| method | path | what | success | errors (problem details) | who |", "|---|---|---|---|---|---|"];
   for (const route of routes) {
     const { success } = route;
     const media = success.schema ? "application/json" : success.contentType;
@@ -47,7 +53,7 @@ function routeTable(): string {
       .filter(Boolean)
       .join(" ");
     lines.push(
-      `| ${route.method} | ${code(route.path)} | ${route.summary} | ${successText} | ${errorStatuses(route).join(", ") || "—"} | ${route.auth ? "bearer" : "—"} |`,
+      `| ${route.method} | ${code(route.path)} | ${route.summary} | ${successText} | ${errorStatuses(route).join(", ") || "—"} | ${accessText(route)} |`,
     );
   }
   return lines.join("\n");

@@ -2,7 +2,9 @@
 // apps/express-to-nestjs): whichever framework serves /users and which /products, both worlds must answer with one
 // error format, one `allow`, the same body limits, one request id and one metrics registry. Over real HTTP and
 // without a database (every request here is answered before the data access is reached). Each template's own
-// test file adds what only its bridge can get wrong.
+// test file adds what only its bridge can get wrong. With an admin's `authorization` (an app built on a fake data
+// access that knows it), the seams are the body's; without one (a process with no database to check a token
+// against), every protected route's first answer is the 401, and the seams are that refusal's.
 import { describe, expect, it } from "vitest";
 import { allowHeader } from "./index.ts";
 
@@ -13,6 +15,8 @@ export interface MixedApp {
   worlds: { users: string; products: string };
   /** The `framework` label of its metrics (the app's name). */
   framework: string;
+  /** An admin's `authorization` header the app accepts without a database, if it has one. */
+  authorization?: string;
 }
 
 /** A request over real HTTP; a body is sent as JSON unless `headers` say otherwise. */
@@ -41,9 +45,13 @@ export function expressPaths(router: unknown): string[] {
 }
 
 /** Declares the tests every mixed state must pass, with `/users` and `/products` in different worlds. */
-export function describeMixedSeams({ url, worlds, framework }: MixedApp) {
-  const send = sendTo(url);
+export function describeMixedSeams({ url, worlds, framework, authorization }: MixedApp) {
+  const sendAnonymously = sendTo(url);
+  const send: typeof sendAnonymously = (method, path, body, headers = {}) =>
+    sendAnonymously(method, path, body, authorization ? { authorization, ...headers } : headers);
   const id = "00000000-0000-4000-8000-000000000001";
+  /** What a protected route answers first: the body's own problem for an admin, else the 401. */
+  const refusedAs = (status: number) => (authorization ? status : 401);
 
   describe("one error format for both worlds", () => {
     it.each([
@@ -51,10 +59,21 @@ export function describeMixedSeams({ url, worlds, framework }: MixedApp) {
       [worlds.products, "/products", ["body.name", "body.priceCents", "body.stock"]],
     ])("a body that fails validation on a route %s serves is the contract's 400", async (_, path, paths) => {
       const res = await send("POST", path, "{}");
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(refusedAs(400));
       const body = await problemOf(res);
+      if (!authorization) return expect(body.type).toBe("/problems/unauthorized");
       expect(body.type).toBe("/problems/validation-error");
       expect(body.errors?.map((e) => e.path).sort()).toEqual([...paths].sort());
+    });
+
+    it.each([
+      [worlds.users, "/users"],
+      [worlds.products, "/products"],
+    ])("a write %s serves without a token is the contract's 401 with its challenge", async (_, path) => {
+      const res = await sendAnonymously("POST", path, "{}");
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe("Bearer");
+      expect((await problemOf(res)).type).toBe("/problems/unauthorized");
     });
 
     it.each([
@@ -73,16 +92,21 @@ export function describeMixedSeams({ url, worlds, framework }: MixedApp) {
     it.each([
       [worlds.users, "/users"],
       [worlds.products, "/products"],
-    ])("%s answers a body over 1 MiB with a 413", async (_, path) => {
+    ])("%s answers a body over 1 MiB with a 413 (a 401 first without a token)", async (_, path) => {
       const res = await send("POST", path, tooLarge);
-      expect(res.status).toBe(413);
-      expect((await problemOf(res)).type).toBe("/problems/payload-too-large");
+      expect(res.status).toBe(refusedAs(413));
+      expect((await problemOf(res)).type).toBe(
+        authorization ? "/problems/payload-too-large" : "/problems/unauthorized",
+      );
     });
 
-    it.each(["/users", "/products"])("POST %s with a text/plain body is a 415", async (path) => {
-      const res = await send("POST", path, "{}", { "content-type": "text/plain" });
-      expect(res.status).toBe(415);
-    });
+    it.each(["/users", "/products"])(
+      "POST %s with a text/plain body is a 415 (a 401 first without a token)",
+      async (path) => {
+        const res = await send("POST", path, "{}", { "content-type": "text/plain" });
+        expect(res.status).toBe(refusedAs(415));
+      },
+    );
   });
 
   describe("request ids and metrics across both worlds", () => {
@@ -99,9 +123,16 @@ export function describeMixedSeams({ url, worlds, framework }: MixedApp) {
       await send("GET", "/products/not-a-uuid");
       await send("GET", "/nowhere-to-be-found");
       const text = await (await send("GET", "/metrics")).text();
-      for (const route of ["/users/:id", "/products/:id"]) {
+      // Reading a product is public (its bad id is a 400 either way); reading a user needs a token.
+      for (const [route, status] of [
+        ["/users/:id", refusedAs(400)],
+        ["/products/:id", 400],
+      ] as const) {
         expect(text).toMatch(
-          new RegExp(`^http_requests_total\\{[^}]*route="${route}"[^}]*status="400"[^}]*framework="${framework}"`, "m"),
+          new RegExp(
+            `^http_requests_total\\{[^}]*route="${route}"[^}]*status="${status}"[^}]*framework="${framework}"`,
+            "m",
+          ),
         );
       }
       expect(text).toMatch(/^http_requests_total\{[^}]*route="unmatched"/m);

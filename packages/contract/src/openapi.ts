@@ -25,15 +25,27 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
 const problemDescriptions: Record<number, string> = {
   400: "Validation failed, or the body is not valid JSON",
-  401: "Missing, malformed, tampered or expired token; or wrong credentials",
-  404: "No such resource",
+  401: "Missing, malformed, tampered or expired token, or one whose user no longer exists; or wrong credentials",
+  403: "The caller's role may not do this (see docs/api.md, Authorization)",
+  404: "No such resource, or one that belongs to another user",
   405: "Method not allowed on this path (see the `allow` header)",
   409: "Conflict with the current state",
   413: "Body over 1 MiB",
   415: "Body is not application/json",
-  422: "References a user or product that does not exist, or reuses an idempotency key",
+  422: "References a product that does not exist, or reuses an idempotency key with another body",
+  429: "Too many requests from this client address to this route (see the `retry-after` header)",
   503: "The database cannot be reached or cannot answer in time (see the `retry-after` header)",
 };
+
+/** RFC 6750 §3: a challenge on every 401 (with `error="invalid_token"` for a bad token), `insufficient_scope` on 403. */
+const wwwAuthenticateHeader = (status: 401 | 403) => ({
+  description:
+    status === 401
+      ? '`Bearer` when no bearer token was sent; `Bearer error="invalid_token"` for one that was refused'
+      : '`Bearer error="insufficient_scope"`',
+  required: true,
+  schema: { type: "string", pattern: "^Bearer" },
+});
 
 const requestIdHeader = {
   description: "The request's own `x-request-id` when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh UUID",
@@ -48,8 +60,11 @@ export function errorStatuses(route: RouteSpec): number[] {
     statuses.add(413);
     statuses.add(415);
   }
-  if (route.auth) statuses.add(401);
+  if (route.access !== "public") statuses.add(401);
+  if (route.access === "admin") statuses.add(403);
+  if (route.ownRows && route.params) statuses.add(404);
   if (route.database) statuses.add(503);
+  if (route.rateLimited) statuses.add(429);
   if (route.idempotencyKey) {
     statuses.add(409);
     statuses.add(422);
@@ -187,7 +202,8 @@ function operation(route: RouteSpec) {
       headers: {
         "x-request-id": requestIdHeader,
         ...(status === 405 ? { allow: { schema: { type: "string" } } } : {}),
-        ...(status === 503
+        ...(status === 401 || status === 403 ? { "www-authenticate": wwwAuthenticateHeader(status) } : {}),
+        ...(status === 503 || status === 429
           ? {
               "retry-after": {
                 description: "Seconds to wait before trying again",
@@ -210,8 +226,8 @@ function operation(route: RouteSpec) {
           requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } },
         }
       : {}),
-    // Public operations say so (`[]`); only /auth/me needs the bearer token.
-    security: route.auth ? [{ bearer: [] }] : [],
+    // Public operations say so (`[]`); every other one needs the bearer token.
+    security: route.access === "public" ? [] : [{ bearer: [] }],
     responses,
   };
 }

@@ -5,6 +5,9 @@ import * as s from "./schemas.ts";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
+/** `public`: no token needed. `user`: a valid bearer token of an existing user. `admin`: that, with the admin role. */
+export type Access = "public" | "user" | "admin";
+
 export interface RouteSpec {
   method: Method;
   /** Express-style template, e.g. `/users/:id`; also the `route` label of the metrics. */
@@ -17,11 +20,18 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** Request headers the route validates (others pass through). */
   headers?: z.ZodType;
-  /** Needs `authorization: Bearer <token>`. */
-  auth?: boolean;
+  /** Who may call it (docs/api.md "Authorization"): anyone, any signed-in user, or admins only. */
+  access: Access;
+  /**
+   * On a `user` route: a customer reaches only their own rows. Another user's row is a 404, as if it did not exist
+   * (so ids cannot be probed), and a list holds only the caller's rows. Admins reach every row.
+   */
+  ownRows?: boolean;
   /** Touches the database (so it may answer 503). */
   database?: boolean;
   idempotencyKey?: boolean;
+  /** Limited per client address (AUTH_RATE_LIMIT requests a window): past it, a 429 with `retry-after`. */
+  rateLimited?: boolean;
   success: { status: number; description: string; schema?: z.ZodType; contentType?: string; location?: boolean };
   /** Statuses beyond those implied by params/query/body/auth/database. */
   errors?: number[];
@@ -34,6 +44,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/",
     operationId: "hello",
+    access: "public",
     tag: "meta",
     summary: "Hello world",
     success: { status: 200, description: "The text `Hello World!`", contentType: "text/plain" },
@@ -42,6 +53,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/health",
     operationId: "health",
+    access: "public",
     tag: "meta",
     summary: "Liveness (never touches the database)",
     success: { status: 200, description: "Alive", schema: s.Health },
@@ -50,6 +62,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/ready",
     operationId: "ready",
+    access: "public",
     tag: "meta",
     summary: "Readiness: pings the database",
     database: true,
@@ -59,6 +72,7 @@ export const routes: readonly RouteSpec[] = [
     method: "POST",
     path: "/echo",
     operationId: "echo",
+    access: "public",
     tag: "meta",
     summary: "Echo a JSON object with a fresh txnId",
     body: s.EchoBody,
@@ -68,6 +82,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/metrics",
     operationId: "metrics",
+    access: "public",
     tag: "meta",
     summary: "Prometheus metrics",
     success: { status: 200, description: "Prometheus text format", contentType: "text/plain" },
@@ -76,6 +91,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/openapi.json",
     operationId: "openapi",
+    access: "public",
     tag: "meta",
     summary: "This document",
     success: { status: 200, description: "OpenAPI 3.1 document", contentType: JSON_TYPE },
@@ -84,6 +100,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/docs",
     operationId: "docs",
+    access: "public",
     tag: "meta",
     summary: "Interactive API documentation",
     success: { status: 200, description: "HTML page", contentType: "text/html" },
@@ -93,6 +110,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/users",
     operationId: "listUsers",
+    access: "admin",
     tag: "users",
     summary: "List users, newest first",
     query: s.ListUsersQuery,
@@ -103,6 +121,7 @@ export const routes: readonly RouteSpec[] = [
     method: "POST",
     path: "/users",
     operationId: "createUser",
+    access: "admin",
     tag: "users",
     summary: "Create a user",
     body: s.CreateUserBody,
@@ -114,6 +133,8 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/users/:id",
     operationId: "getUser",
+    access: "user",
+    ownRows: true,
     tag: "users",
     summary: "Get a user",
     params: s.IdParams,
@@ -125,6 +146,8 @@ export const routes: readonly RouteSpec[] = [
     method: "PATCH",
     path: "/users/:id",
     operationId: "updateUser",
+    access: "user",
+    ownRows: true,
     tag: "users",
     summary: "Update a user",
     params: s.IdParams,
@@ -137,6 +160,8 @@ export const routes: readonly RouteSpec[] = [
     method: "DELETE",
     path: "/users/:id",
     operationId: "deleteUser",
+    access: "user",
+    ownRows: true,
     tag: "users",
     summary: "Delete a user without orders",
     params: s.IdParams,
@@ -149,6 +174,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/products",
     operationId: "listProducts",
+    access: "public",
     tag: "products",
     summary: "List products",
     query: s.ListProductsQuery,
@@ -159,6 +185,7 @@ export const routes: readonly RouteSpec[] = [
     method: "POST",
     path: "/products",
     operationId: "createProduct",
+    access: "admin",
     tag: "products",
     summary: "Create a product",
     body: s.CreateProductBody,
@@ -169,6 +196,7 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/products/:id",
     operationId: "getProduct",
+    access: "public",
     tag: "products",
     summary: "Get a product",
     params: s.IdParams,
@@ -180,6 +208,7 @@ export const routes: readonly RouteSpec[] = [
     method: "PATCH",
     path: "/products/:id",
     operationId: "updateProduct",
+    access: "admin",
     tag: "products",
     summary: "Update a product",
     params: s.IdParams,
@@ -192,6 +221,7 @@ export const routes: readonly RouteSpec[] = [
     method: "DELETE",
     path: "/products/:id",
     operationId: "deleteProduct",
+    access: "admin",
     tag: "products",
     summary: "Delete a product no order references",
     params: s.IdParams,
@@ -204,6 +234,8 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/orders",
     operationId: "listOrders",
+    access: "user",
+    ownRows: true,
     tag: "orders",
     summary: "List orders, newest first",
     query: s.ListOrdersQuery,
@@ -214,6 +246,7 @@ export const routes: readonly RouteSpec[] = [
     method: "POST",
     path: "/orders",
     operationId: "createOrder",
+    access: "user",
     tag: "orders",
     summary: "Place an order: takes stock atomically, never oversells",
     body: s.CreateOrderBody,
@@ -227,6 +260,8 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/orders/:id",
     operationId: "getOrder",
+    access: "user",
+    ownRows: true,
     tag: "orders",
     summary: "Get an order",
     params: s.IdParams,
@@ -239,18 +274,21 @@ export const routes: readonly RouteSpec[] = [
     method: "PATCH",
     path: "/orders/:id",
     operationId: "updateOrder",
+    access: "user",
+    ownRows: true,
     tag: "orders",
-    summary: "Change an order's status",
+    summary: "Change an order's status (a customer may only cancel their own pending order)",
     params: s.IdParams,
     body: s.UpdateOrderBody,
     database: true,
-    errors: [404, 409],
+    errors: [403, 404, 409],
     success: { status: 200, description: "The updated order", schema: s.Order },
   },
   {
     method: "DELETE",
     path: "/orders/:id",
     operationId: "deleteOrder",
+    access: "admin",
     tag: "orders",
     summary: "Delete an order (a pending one gives its stock back)",
     params: s.IdParams,
@@ -263,6 +301,8 @@ export const routes: readonly RouteSpec[] = [
     method: "POST",
     path: "/auth/register",
     operationId: "register",
+    access: "public",
+    rateLimited: true,
     tag: "auth",
     summary: "Register and get a token",
     body: s.RegisterBody,
@@ -274,6 +314,8 @@ export const routes: readonly RouteSpec[] = [
     method: "POST",
     path: "/auth/login",
     operationId: "login",
+    access: "public",
+    rateLimited: true,
     tag: "auth",
     summary: "Exchange credentials for a token",
     body: s.LoginBody,
@@ -285,9 +327,9 @@ export const routes: readonly RouteSpec[] = [
     method: "GET",
     path: "/auth/me",
     operationId: "me",
+    access: "user",
     tag: "auth",
     summary: "The user the token belongs to",
-    auth: true,
     database: true,
     success: { status: 200, description: "The user", schema: s.User },
   },

@@ -65,10 +65,16 @@ export const Email = z
 const UserName = text().trim().min(1).max(100);
 export const Password = text().min(8).max(128);
 
+/** `customer`: what registration and `POST /users` create. `admin`: made by a command or the seed, never the API. */
+export const ROLES = ["customer", "admin"] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.output<typeof Role>;
+
 export const User = z.strictObject({
   id: Id,
   email: z.string(),
   name: z.string(),
+  role: Role,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -121,6 +127,9 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   cancelled: [],
 };
 
+/** The one status change a customer may make to their own order; every other is an admin's (403 otherwise). */
+export const CUSTOMER_ORDER_STATUSES: readonly OrderStatus[] = ["cancelled"];
+
 export const Order = z.strictObject({
   id: Id,
   userId: Id,
@@ -136,8 +145,8 @@ export const Order = z.strictObject({
 });
 export type Order = z.output<typeof Order>;
 
+/** The order's user is the caller (the token's `sub`), never a field of the body. */
 export const CreateOrderBody = z.strictObject({
-  userId: Id,
   productId: Id,
   quantity: z.int().min(1).max(100),
 });

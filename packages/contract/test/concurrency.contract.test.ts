@@ -11,14 +11,22 @@ import { sql } from "@api-ref/harness";
 import type { Response } from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
-import { http, targets } from "./targets.ts";
+import { http, httpAs, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
 
-/** A request builder on its own connection, so that a burst is parallel on the wire too. */
-const fresh = (target: Target) => {
+/**
+ * A request builder on its own connection, so that a burst is parallel on the wire too; signed in with
+ * `authorization` when given.
+ */
+const fresh = (target: Target, authorization?: string) => {
   const agent = new Agent({ keepAlive: false });
-  return { post: (path: string) => http(target).post(path).agent(agent) };
+  return {
+    post: (path: string) => {
+      const req = http(target).post(path).agent(agent);
+      return authorization ? req.set("authorization", authorization) : req;
+    },
+  };
 };
 
 const countBy = (responses: Response[]) => {
@@ -33,9 +41,9 @@ const expectConflict = (res: Response) => {
 };
 
 /** Stock and number of orders of a product: from its database when the suite owns it, else through the API. */
-/** POST /orders with an idempotency key. */
-const orderWithKey = (target: Target, key: string, body: object) =>
-  http(target).post("/orders").set("idempotency-key", key).send(body);
+/** POST /orders with an idempotency key, by the customer whose `authorization` it carries. */
+const orderWithKey = (target: Target, authorization: string, key: string, body: object) =>
+  httpAs(target, { authorization }).post("/orders").set("idempotency-key", key).send(body);
 
 async function productState(target: Target, productId: string) {
   if (target.databaseUrl) {
@@ -48,20 +56,25 @@ async function productState(target: Target, productId: string) {
     return { stock: row.stock, orders: Number(row.orders) };
   }
   const product = await http(target).get(`/products/${productId}`).expect(200);
-  const orders = await http(target).get(`/orders?productId=${productId}&limit=1`).expect(200);
+  const orders = await httpAs(target, "admin").get(`/orders?productId=${productId}&limit=1`).expect(200);
   return { stock: product.body.stock as number, orders: orders.body.total as number };
 }
 
-async function createUser(target: Target, label: string): Promise<string> {
+/** A customer who registered: the user of the orders they place, and their `authorization` header. */
+async function register(target: Target, label: string): Promise<{ id: string; authorization: string }> {
   const res = await http(target)
-    .post("/users")
-    .send({ email: `${label}-${randomUUID()}@concurrency.contract.example.com`, name: `Concurrency ${label}` });
+    .post("/auth/register")
+    .send({
+      email: `${label}-${randomUUID()}@concurrency.contract.example.com`,
+      name: `Concurrency ${label}`,
+      password: `pw-${randomUUID()}`,
+    });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as string;
+  return { id: res.body.user.id as string, authorization: `Bearer ${res.body.token as string}` };
 }
 
 async function createProduct(target: Target, stock: number): Promise<{ id: string; priceCents: number }> {
-  const res = await http(target)
+  const res = await httpAs(target, "admin")
     .post("/products")
     .send({ name: `Concurrency product ${randomUUID()}`, priceCents: 1234, stock });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -70,8 +83,9 @@ async function createProduct(target: Target, stock: number): Promise<{ id: strin
 
 describe.each(targets)("$name", (target: Target) => {
   let buyerId: string;
+  let buyer: string;
   beforeAll(async () => {
-    buyerId = await createUser(target, "buyer");
+    ({ id: buyerId, authorization: buyer } = await register(target, "buyer"));
   });
 
   describe("50 concurrent orders for the last 10 items in stock", () => {
@@ -81,7 +95,7 @@ describe.each(targets)("$name", (target: Target) => {
       before = await productState(target, fixtureProducts.lowStock.id);
       responses = await Promise.all(
         Array.from({ length: 50 }, () =>
-          fresh(target).post("/orders").send({ userId: buyerId, productId: fixtureProducts.lowStock.id, quantity: 1 }),
+          fresh(target, buyer).post("/orders").send({ productId: fixtureProducts.lowStock.id, quantity: 1 }),
         ),
       );
     });
@@ -142,7 +156,7 @@ describe.each(targets)("$name", (target: Target) => {
         const rows = await sql(target.databaseUrl, "SELECT id FROM users WHERE email = $1", [email]);
         expect(rows).toHaveLength(1);
       } else {
-        const res = await http(target)
+        const res = await httpAs(target, "admin")
           .get(`/users?q=${encodeURIComponent(email)}`)
           .expect(200);
         expect(res.body.total).toBe(1);
@@ -154,8 +168,8 @@ describe.each(targets)("$name", (target: Target) => {
     /** A first POST /orders of `quantity` of `productId` under a fresh key (`label` names it); it must answer `status`. */
     async function firstKeyedOrder(label: string, productId: string, quantity: number, status: number) {
       const key = `contract-${label}-${randomUUID()}`;
-      const body = { userId: buyerId, productId, quantity };
-      const first = await orderWithKey(target, key, body);
+      const body = { productId, quantity };
+      const first = await orderWithKey(target, buyer, key, body);
       expect(first.status, JSON.stringify(first.body)).toBe(status);
       return { key, body, first };
     }
@@ -163,7 +177,7 @@ describe.each(targets)("$name", (target: Target) => {
     it("replays the first response (status, body and location) to a retry with the same key and body, and takes the stock once", async () => {
       const product = await createProduct(target, 20);
       const { key, body, first } = await firstKeyedOrder("replay", product.id, 3, 201);
-      const retry = await orderWithKey(target, key, body);
+      const retry = await orderWithKey(target, buyer, key, body);
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(first.body);
       expect(retry.headers.location).toBe(first.headers.location);
@@ -174,15 +188,9 @@ describe.each(targets)("$name", (target: Target) => {
     it("refuses the same key with a different body with 422 and creates nothing more", async () => {
       const product = await createProduct(target, 20);
       const key = `contract-mismatch-${randomUUID()}`;
-      const first = await http(target)
-        .post("/orders")
-        .set("idempotency-key", key)
-        .send({ userId: buyerId, productId: product.id, quantity: 1 });
+      const first = await orderWithKey(target, buyer, key, { productId: product.id, quantity: 1 });
       expect(first.status, JSON.stringify(first.body)).toBe(201);
-      const other = await http(target)
-        .post("/orders")
-        .set("idempotency-key", key)
-        .send({ userId: buyerId, productId: product.id, quantity: 2 });
+      const other = await orderWithKey(target, buyer, key, { productId: product.id, quantity: 2 });
       expect(other.status).toBe(422);
       expect(other.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(other.body).toMatchObject({
@@ -196,9 +204,9 @@ describe.each(targets)("$name", (target: Target) => {
     it("creates exactly one order when several requests with one key race; the others replay it or get 409", async () => {
       const product = await createProduct(target, 50);
       const key = `contract-race-${randomUUID()}`;
-      const body = { userId: buyerId, productId: product.id, quantity: 2 };
+      const body = { productId: product.id, quantity: 2 };
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () => fresh(target).post("/orders").set("idempotency-key", key).send(body)),
+        Array.from({ length: 10 }, () => fresh(target, buyer).post("/orders").set("idempotency-key", key).send(body)),
       );
       const statuses = countBy(responses);
       expect(
@@ -215,7 +223,7 @@ describe.each(targets)("$name", (target: Target) => {
       for (const res of responses.filter((r) => r.status === 409)) expectConflict(res);
       expect(await productState(target, product.id)).toEqual({ stock: 48, orders: 1 });
       // Once the first request has finished, a retry replays it.
-      const retry = await orderWithKey(target, key, body);
+      const retry = await orderWithKey(target, buyer, key, body);
       expect(retry.status).toBe(201);
       expect(retry.body).toEqual(firstCreated?.body);
     });
@@ -224,22 +232,24 @@ describe.each(targets)("$name", (target: Target) => {
       const { key, body, first } = await firstKeyedOrder("sold-out", fixtureProducts.outOfStock.id, 1, 409);
       expectConflict(first);
       expect(first.body.errors?.map((e: { path: string }) => e.path)).toEqual(["body.quantity"]);
-      const retry = await orderWithKey(target, key, body);
+      const retry = await orderWithKey(target, buyer, key, body);
       expect(retry.status).toBe(409);
       expect(retry.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(retry.body).toEqual(first.body);
-      const orders = await http(target).get(`/orders?userId=${buyerId}&productId=${fixtureProducts.outOfStock.id}`);
+      const orders = await httpAs(target, "admin").get(
+        `/orders?userId=${buyerId}&productId=${fixtureProducts.outOfStock.id}`,
+      );
       expect(orders.body.total).toBe(0);
     });
 
     it("keeps answering that 409 to the key after the product is restocked, while a new request succeeds", async () => {
       const product = await createProduct(target, 0);
       const { key, body, first } = await firstKeyedOrder("restocked", product.id, 1, 409);
-      await http(target).patch(`/products/${product.id}`).send({ stock: 5 }).expect(200);
-      const retry = await orderWithKey(target, key, body);
+      await httpAs(target, "admin").patch(`/products/${product.id}`).send({ stock: 5 }).expect(200);
+      const retry = await orderWithKey(target, buyer, key, body);
       expect(retry.status, "a retry replays the recorded answer; it is not a new attempt").toBe(409);
       expect(retry.body).toEqual(first.body);
-      const withoutKey = await http(target).post("/orders").send(body);
+      const withoutKey = await httpAs(target, { authorization: buyer }).post("/orders").send(body);
       expect(withoutKey.status, JSON.stringify(withoutKey.body)).toBe(201);
       expect(await productState(target, product.id)).toEqual({ stock: 4, orders: 1 });
     });

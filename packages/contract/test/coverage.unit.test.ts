@@ -84,7 +84,7 @@ describe("coverageOf", () => {
     const operations = Object.values(openApiDocument.paths).flatMap((item) => Object.keys(item));
     expect(coverage.operations).toHaveLength(operations.length);
     expect(coverage.operations.find((o) => o.operation === "POST /orders")?.statuses.map((s) => s.status)).toEqual([
-      201, 400, 409, 413, 415, 422, 503,
+      201, 400, 401, 409, 413, 415, 422, 503,
     ]);
   });
 

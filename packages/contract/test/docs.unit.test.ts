@@ -56,12 +56,28 @@ describe("query parameters are described by meaning, and validation agrees with 
 });
 
 describe("security, servers, licence, tags, errors", () => {
-  it("only /auth/me needs the bearer token; every other operation says it needs none", () => {
+  it("every operation that is not public needs the bearer token; public ones say they need none", () => {
     for (const route of routes) {
       const op = operation(route.path.replace(/:(\w+)/g, "{$1}"), route.method.toLowerCase());
-      expect(op.security, `${route.method} ${route.path}`).toEqual(route.auth ? [{ bearer: [] }] : []);
+      expect(op.security, `${route.method} ${route.path}`).toEqual(route.access === "public" ? [] : [{ bearer: [] }]);
     }
-    expect(routes.filter((r) => r.auth).map((r) => r.path)).toEqual(["/auth/me"]);
+    expect(routes.filter((r) => r.access !== "public").length).toBeGreaterThan(0);
+  });
+
+  it("states 401 with www-authenticate where a token is needed, and 403 where the admin role is", () => {
+    for (const route of routes) {
+      const op = operation(route.path.replace(/:(\w+)/g, "{$1}"), route.method.toLowerCase()) as {
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      };
+      const where = `${route.method} ${route.path}`;
+      expect(op.responses["401"] !== undefined, where).toBe(route.access !== "public" || route.operationId === "login");
+      expect(op.responses["403"] !== undefined, where).toBe(
+        route.access === "admin" || route.operationId === "updateOrder",
+      );
+      for (const status of ["401", "403"])
+        if (op.responses[status] && route.access !== "public")
+          expect(op.responses[status]?.headers?.["www-authenticate"], `${where} ${status}`).toBeDefined();
+    }
   });
 
   it("declares servers, a licence and a description for every tag it uses", () => {

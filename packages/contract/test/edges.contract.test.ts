@@ -7,10 +7,11 @@
 // A row's known deviation (its runtime's HTTP parser answers first; harness deviations.ts) must be answered exactly
 // as written there, and leaves that row out of the case's comparison.
 
+import { fixtureUsers } from "@api-ref/db/fixtures";
 import { deviationOf, exchange, type SocketExchange, type SocketResponse } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeCase, type EdgeContext, edgeCases } from "./support/edge-cases.ts";
-import { contract, targets } from "./targets.ts";
+import { bearerOf, contract, targets } from "./targets.ts";
 
 interface Answer {
   status: number | "no answer";
@@ -58,18 +59,19 @@ const describeAnswers = (answers: Answer[]) =>
 const results = new Map<string, Map<string, Answer[]>>();
 let error: Error | undefined;
 
-async function contextFor(url: string): Promise<EdgeContext> {
-  // Any seeded user: every target runs on its own copy of the same seed, so ids are the same everywhere.
-  const res = await fetch(`${url}/users?limit=1`);
-  const body = (await res.json()) as { data?: Array<{ id: string }> };
-  const userId = body.data?.[0]?.id;
-  if (!userId) throw new Error(`GET ${url}/users?limit=1 named no user (status ${res.status})`);
-  return { authority: new URL(url).host, userId, jwtSecret: contract.jwtSecret };
+function contextFor(target: (typeof targets)[number]): EdgeContext {
+  // A seeded user: every target runs on its own copy of the same seed, so ids are the same everywhere.
+  return {
+    authority: new URL(target.url).host,
+    userId: fixtureUsers.buyer.id,
+    jwtSecret: contract.jwtSecret,
+    authorization: bearerOf(target, "admin"),
+  };
 }
 
 beforeAll(async () => {
   try {
-    const contexts = new Map(await Promise.all(targets.map(async (t) => [t.name, await contextFor(t.url)] as const)));
+    const contexts = new Map(targets.map((t) => [t.name, contextFor(t)] as const));
     for (const kase of edgeCases) {
       const byTarget = new Map<string, Answer[]>();
       await Promise.all(

@@ -4,7 +4,15 @@
 // src/url-mode.ts), with its JWT_SECRET and DATABASE_URL when they are given.
 import { randomBytes } from "node:crypto";
 import { prepareTemplate, provisionPostgres } from "@api-ref/db";
-import { build, checkUrlTarget, launch, type RunningImplementation, selectImplementations } from "@api-ref/harness";
+import { fixtureUsers } from "@api-ref/db/fixtures";
+import {
+  build,
+  checkUrlTarget,
+  launch,
+  loginToken,
+  type RunningImplementation,
+  selectImplementations,
+} from "@api-ref/harness";
 import type { TestProject } from "vitest/node";
 
 export interface Target {
@@ -21,6 +29,11 @@ declare module "vitest" {
       targets: Target[];
       /** The secret every target signs tokens with; "" when unknown (URL mode without JWT_SECRET). */
       jwtSecret: string;
+      /**
+       * Without the secret, the tokens the target issued to the seeded users at login before the run (the suite
+       * signs in as them); null when the suite can sign its own.
+       */
+      logins: Record<keyof typeof fixtureUsers, string | null> | null;
       /** Server admin URL and template name, for checks that start fresh instances (null in URL mode). */
       adminUrl: string | null;
       template: string | null;
@@ -36,9 +49,18 @@ export default async function setup(project: TestProject) {
     const databaseUrl = process.env.DATABASE_URL || undefined;
     // pnpm test:contract has checked them already; a run of vitest itself is checked here.
     if (!process.env.CONTRACT_URL_CHECKED) await checkUrlTarget({ url, jwtSecret, databaseUrl });
+    // One login per seeded user for the whole run: its tokens last an hour, and login is slow on purpose.
+    const logins = jwtSecret
+      ? null
+      : {
+          admin: await loginToken(url, fixtureUsers.admin.email),
+          buyer: await loginToken(url, fixtureUsers.buyer.email),
+          noOrders: await loginToken(url, fixtureUsers.noOrders.email),
+        };
     project.provide("contract", {
       targets: [{ name: "url", url, databaseUrl: databaseUrl ?? null }],
       jwtSecret: jwtSecret ?? "",
+      logins,
       adminUrl: null,
       template: null,
     });
@@ -72,7 +94,13 @@ export default async function setup(project: TestProject) {
       process.stderr.write(`contract: ${impl.name} ready at ${app.url} in ${Math.round(app.startupMs)} ms\n`);
       targets.push({ name: impl.name, url: app.url, databaseUrl });
     }
-    project.provide("contract", { targets, jwtSecret, adminUrl: server.adminUrl, template: template.name });
+    project.provide("contract", {
+      targets,
+      jwtSecret,
+      logins: null,
+      adminUrl: server.adminUrl,
+      template: template.name,
+    });
   } catch (error) {
     await teardown();
     throw error;

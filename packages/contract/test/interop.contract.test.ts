@@ -19,15 +19,31 @@ import { contract, http, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
 
-/** The documented format: scrypt$N$r$p$<salt base64>$<hash base64>, N=16384, r=8, p=1, 16-byte salt, 64-byte key. */
-const SCRYPT = { N: 16384, r: 8, p: 1, saltBytes: 16, keyBytes: 64, maxmem: 64 * 1024 * 1024 } as const;
-const HASH_FORMAT = /^scrypt\$16384\$8\$1\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
-/** The key scrypt derives with the documented parameters (synchronous: a test waits for it anyway). */
-const documentedKey = (password: string, salt: Buffer) => scryptSync(password, salt, SCRYPT.keyBytes, SCRYPT);
+/** The documented format: scrypt$N$r$p$<salt base64>$<hash base64>, N=16384, r=8, p=5, 16-byte salt, 64-byte key. */
+const SCRYPT = { N: 16384, r: 8, p: 5, saltBytes: 16, keyBytes: 64, maxmem: 64 * 1024 * 1024 } as const;
+const HASH_FORMAT = /^scrypt\$16384\$8\$5\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+/** The parameters of earlier versions' hashes (p=1): they still verify, and are replaced at the next login. */
+const EARLIER = { ...SCRYPT, p: 1 } as const;
+/** The key scrypt derives with the given parameters (synchronous: a test waits for it anyway). */
+const documentedKey = (password: string, salt: Buffer, params: typeof SCRYPT | typeof EARLIER = SCRYPT) =>
+  scryptSync(password, salt, params.keyBytes, params);
 
-function documentedHash(password: string, salt = randomBytes(SCRYPT.saltBytes)) {
-  const key = documentedKey(password, salt);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+function documentedHash(password: string, params: typeof SCRYPT | typeof EARLIER = SCRYPT) {
+  const salt = randomBytes(params.saltBytes);
+  const key = documentedKey(password, salt, params);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+/** Checks that `hash` is in today's format and is scrypt(password, its salt). */
+function expectDocumentedHash(hash: string | null | undefined, password: string) {
+  const match = HASH_FORMAT.exec(hash ?? "");
+  expect(match, `stored hash: ${hash}`).not.toBeNull();
+  const salt = Buffer.from(match?.[1] ?? "", "base64");
+  const stored = Buffer.from(match?.[2] ?? "", "base64");
+  expect(salt).toHaveLength(SCRYPT.saltBytes);
+  expect(stored).toHaveLength(SCRYPT.keyBytes);
+  const recomputed = documentedKey(password, salt);
+  expect(timingSafeEqual(recomputed, stored), "the key is scrypt(password, salt) with N=16384, r=8, p=5").toBe(true);
 }
 
 const secretKey = (secret: string) => new TextEncoder().encode(secret);
@@ -44,15 +60,16 @@ async function register(target: Target, label: string) {
 async function share(a: Target, b: Target, userId: string) {
   if (a.databaseUrl === b.databaseUrl) return;
   if (!a.databaseUrl || !b.databaseUrl) throw new Error("sharing a user between targets needs their databases");
-  const columns = "id, email, name, password_hash, created_at, updated_at";
+  const columns = "id, email, name, role, password_hash, created_at, updated_at";
   const [row] = await sql<Record<string, unknown>>(a.databaseUrl, `SELECT ${columns} FROM users WHERE id = $1`, [
     userId,
   ]);
   if (!row) throw new Error(`${a.name} reported user ${userId} registered, but its database has no such row`);
-  await sql(b.databaseUrl, `INSERT INTO users (${columns}) VALUES ($1, $2, $3, $4, $5, $6)`, [
+  await sql(b.databaseUrl, `INSERT INTO users (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
     row.id,
     row.email,
     row.name,
+    row.role,
     row.password_hash,
     row.created_at,
     row.updated_at,
@@ -148,7 +165,7 @@ describe.each(targets)("$name", (a: Target) => {
     expect(wrong.status).toBe(401);
   });
 
-  it("stores the passwords of registered users as documented: scrypt$16384$8$1$<16-byte salt>$<64-byte key>", async (ctx) => {
+  it("stores the passwords of registered users as documented: scrypt$16384$8$5$<16-byte salt>$<64-byte key>", async (ctx) => {
     const databaseUrl = a.databaseUrl;
     if (!databaseUrl) return ctx.skip(NEEDS.database);
     const user = await register(a, "hash-format");
@@ -157,13 +174,37 @@ describe.each(targets)("$name", (a: Target) => {
       "SELECT password_hash FROM users WHERE id = $1",
       [user.id],
     );
-    const match = HASH_FORMAT.exec(row?.password_hash ?? "");
-    expect(match, `stored hash: ${row?.password_hash}`).not.toBeNull();
-    const salt = Buffer.from(match?.[1] ?? "", "base64");
-    const stored = Buffer.from(match?.[2] ?? "", "base64");
-    expect(salt).toHaveLength(SCRYPT.saltBytes);
-    expect(stored).toHaveLength(SCRYPT.keyBytes);
-    const recomputed = documentedKey(user.password, salt);
-    expect(timingSafeEqual(recomputed, stored), "the key is scrypt(password, salt) with N=16384, r=8, p=1").toBe(true);
+    expectDocumentedHash(row?.password_hash, user.password);
+  });
+
+  it("lets a user log in whose hash has earlier versions' parameters (p=1), and replaces it with today's at that login", async (ctx) => {
+    const databaseUrl = a.databaseUrl;
+    if (!databaseUrl) return ctx.skip(NEEDS.database);
+    const password = `earlier-${randomUUID()}`;
+    const address = email("earlier-hash");
+    const earlier = documentedHash(password, EARLIER);
+    const [row] = await sql<{ id: string }>(
+      databaseUrl,
+      "INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id",
+      [address, "Earlier Hash", earlier],
+    );
+    if (!row) throw new Error("the INSERT returned no row");
+    const stored = async () =>
+      (await sql<{ password_hash: string }>(databaseUrl, "SELECT password_hash FROM users WHERE id = $1", [row.id]))[0]
+        ?.password_hash;
+    // A failed login changes nothing; the successful one rehashes.
+    expect(
+      (
+        await http(a)
+          .post("/auth/login")
+          .send({ email: address, password: `${password}x` })
+      ).status,
+    ).toBe(401);
+    expect(await stored()).toBe(earlier);
+    const login = await http(a).post("/auth/login").send({ email: address, password });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    await expectMe(a, login.body.token, { id: row.id, email: address });
+    expectDocumentedHash(await stored(), password);
+    expect((await http(a).post("/auth/login").send({ email: address, password })).status).toBe(200);
   });
 });

@@ -22,7 +22,9 @@ import {
   UserList,
 } from "../src/index.ts";
 import {
+  type Customer,
   checkContext,
+  createCustomer,
   createOrder,
   createProduct,
   createUser,
@@ -44,10 +46,10 @@ import {
   userJson,
 } from "./support/http-asserts.ts";
 import * as cases from "./support/route-cases.ts";
-import { contract, targets } from "./targets.ts";
+import { bearerOf, contract, targets } from "./targets.ts";
 
 describe.each(targets)("$name", (target) => {
-  const { api, db, itDb, itSecret } = checkContext(target);
+  const { api, anon, as, db, itDb, itSecret } = checkContext(target);
   /** DELETE /<resource>/:id answers 204 with no body; then GET answers 404 and the row is gone from the table. */
   const expectDeleted = async (resource: "users" | "products", id: string) => {
     const res = await api().delete(`/${resource}/${id}`);
@@ -124,7 +126,7 @@ describe.each(targets)("$name", (target) => {
       async (path) => {
         const get = await api().get(path);
         expectStatus(get, 200);
-        const head = await rawRequest(target, "HEAD", path);
+        const head = await rawRequest(target, "HEAD", path, { authorization: bearerOf(target, "admin") });
         expect(head.status).toBe(200);
         expect(head.headers["content-type"]).toBe(get.headers["content-type"]);
         expect(head.headers["x-request-id"]).toBeTruthy();
@@ -245,7 +247,7 @@ describe.each(targets)("$name", (target) => {
       const res = await api().post("/users").send({ email, name: "  Grace   Hopper  " });
       const user = expectJson(res, 201, User);
       expect(res.headers.location).toBe(`/users/${user.id}`);
-      expect(user).toMatchObject({ email: email.toLowerCase(), name: "Grace   Hopper" });
+      expect(user).toMatchObject({ email: email.toLowerCase(), name: "Grace   Hopper", role: "customer" });
       expect(user.id).toMatch(UUID_PATTERN);
       const rows = await db(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE id = $1`, [user.id]);
       expect(rows.map(userJson)).toEqual([user]);
@@ -593,15 +595,16 @@ describe.each(targets)("$name", (target) => {
   });
 
   describe("orders", () => {
-    let buyer: User;
+    /** A customer of these checks' own: the user of every order they place. */
+    let buyer: Customer;
 
     beforeAll(async () => {
-      buyer = await createUser(target, { name: "Order Routes Buyer" });
+      buyer = await createCustomer(target, { name: "Order Routes Buyer" });
     });
 
     it("POST /orders places an order: 201, location, the product's price, stock taken", async () => {
       const product = await createProduct(target, { priceCents: 1234, stock: 50 });
-      const res = await api().post("/orders").send({ userId: buyer.id, productId: product.id, quantity: 3 });
+      const res = await as(buyer).post("/orders").send({ productId: product.id, quantity: 3 });
       const order = expectJson(res, 201, Order);
       expect(res.headers.location).toBe(`/orders/${order.id}`);
       expect(order).toMatchObject({
@@ -619,7 +622,7 @@ describe.each(targets)("$name", (target) => {
 
     it("keeps the price an order was placed at when the product's price changes", async () => {
       const product = await createProduct(target, { priceCents: 999, stock: 10 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 2 });
+      const order = await createOrder(target, buyer, { productId: product.id, quantity: 2 });
       expectJson(await api().patch(`/products/${product.id}`).send({ priceCents: 5000 }), 200, Product);
       const again = expectJson(await api().get(`/orders/${order.id}`), 200, Order);
       expect(again).toMatchObject({ unitPriceCents: 999, totalCents: 1998 });
@@ -627,21 +630,21 @@ describe.each(targets)("$name", (target) => {
 
     it("an order may take exactly the stock that is left", async () => {
       const product = await createProduct(target, { priceCents: 250, stock: 7 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 7 });
+      const order = await createOrder(target, buyer, { productId: product.id, quantity: 7 });
       expect(order).toMatchObject({ quantity: 7, totalCents: 1750 });
       expect(await stockOf(target, product.id)).toBe(0);
     });
 
     it("an order of the most items (100) at the highest price (100000000) is placed", async () => {
       const product = await createProduct(target, { priceCents: 100_000_000, stock: 100 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 100 });
+      const order = await createOrder(target, buyer, { productId: product.id, quantity: 100 });
       expect(order).toMatchObject({ quantity: 100, unitPriceCents: 100_000_000, totalCents: 10_000_000_000 });
       expect(await stockOf(target, product.id)).toBe(0);
     });
 
     it("PATCH /orders/:id ships then delivers a pending order, stock untouched", async () => {
       const product = await createProduct(target, { stock: 20 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 4 });
+      const order = await createOrder(target, buyer, { productId: product.id, quantity: 4 });
       const shipped = expectJson(await api().patch(`/orders/${order.id}`).send({ status: "shipped" }), 200, Order);
       expect(shipped).toEqual({ ...order, status: "shipped", updatedAt: shipped.updatedAt });
       const delivered = expectJson(await api().patch(`/orders/${order.id}`).send({ status: "delivered" }), 200, Order);
@@ -657,7 +660,7 @@ describe.each(targets)("$name", (target) => {
 
     it("cancelling a pending order puts its quantity back in stock", async () => {
       const product = await createProduct(target, { stock: 20 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 6 });
+      const order = await createOrder(target, buyer, { productId: product.id, quantity: 6 });
       expect(await stockOf(target, product.id)).toBe(14);
       const cancelled = expectJson(await api().patch(`/orders/${order.id}`).send({ status: "cancelled" }), 200, Order);
       expect(cancelled).toMatchObject({ id: order.id, status: "cancelled", quantity: 6 });
@@ -666,7 +669,7 @@ describe.each(targets)("$name", (target) => {
 
     it("DELETE /orders/:id of a pending order answers 204 and puts its quantity back in stock", async () => {
       const product = await createProduct(target, { stock: 20 });
-      const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 5 });
+      const order = await createOrder(target, buyer, { productId: product.id, quantity: 5 });
       const res = await api().delete(`/orders/${order.id}`);
       expectStatus(res, 204);
       expect(res.text ?? "").toBe("");
@@ -679,7 +682,7 @@ describe.each(targets)("$name", (target) => {
       "DELETE /orders/:id of a %s order leaves the stock as it is",
       async (_, path, stockAfter) => {
         const product = await createProduct(target, { stock: 20 });
-        const order = await createOrder(target, { userId: buyer.id, productId: product.id, quantity: 5 });
+        const order = await createOrder(target, buyer, { productId: product.id, quantity: 5 });
         for (const status of path) {
           expectJson(await api().patch(`/orders/${order.id}`).send({ status }), 200, Order);
         }
@@ -690,9 +693,9 @@ describe.each(targets)("$name", (target) => {
     );
 
     it("a user and a product can be deleted once their orders are", async () => {
-      const user = await createUser(target);
+      const user = await createCustomer(target);
       const product = await createProduct(target);
-      const order = await createOrder(target, { userId: user.id, productId: product.id, quantity: 1 });
+      const order = await createOrder(target, user, { productId: product.id, quantity: 1 });
       expectStatus(await api().delete(`/orders/${order.id}`), 204);
       expectStatus(await api().delete(`/users/${user.id}`), 204);
       expectStatus(await api().delete(`/products/${product.id}`), 204);
@@ -713,38 +716,38 @@ describe.each(targets)("$name", (target) => {
       expect(payload.exp).toBeGreaterThan(Date.now() / 1000);
       if (payload.iat !== undefined) expect((payload.exp ?? 0) - payload.iat).toBe(3600);
     }
-    const me = (token: string) => api().get("/auth/me").set("authorization", `Bearer ${token}`);
+    const me = (token: string) => anon().get("/auth/me").set("authorization", `Bearer ${token}`);
 
     itDb("POST /auth/register creates a user with an scrypt hash and returns a working token", async () => {
       const email = uniqueEmail("Register.Me");
-      const res = await api().post("/auth/register").send({ email, name: " Registered ", password: "correct horse" });
+      const res = await anon().post("/auth/register").send({ email, name: " Registered ", password: "correct horse" });
       const body = expectJson(res, 201, RegisterResponse);
-      expect(body.user).toMatchObject({ email: email.toLowerCase(), name: "Registered" });
+      expect(body.user).toMatchObject({ email: email.toLowerCase(), name: "Registered", role: "customer" });
       await expectTokenFor(body.token, body.user.id);
       const [row] = await db(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE id = $1`, [body.user.id]);
       expect(userJson(row ?? {})).toEqual(body.user);
-      expect(row?.password_hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{86}==$/);
+      expect(row?.password_hash).toMatch(/^scrypt\$16384\$8\$5\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{86}==$/);
       expect(expectJson(await me(body.token), 200, User)).toEqual(body.user);
     });
 
     it("accepts passwords of 8 and of 128 characters, and logs in with them", async () => {
       for (const password of ["p".repeat(8), "é".repeat(128)]) {
         const email = uniqueEmail("pw");
-        const reg = await api().post("/auth/register").send({ email, name: "Password Bounds", password });
+        const reg = await anon().post("/auth/register").send({ email, name: "Password Bounds", password });
         expectJson(reg, 201, RegisterResponse);
-        expectJson(await api().post("/auth/login").send({ email, password }), 200, LoginResponse);
+        expectJson(await anon().post("/auth/login").send({ email, password }), 200, LoginResponse);
       }
     });
 
     it("POST /auth/login gives a registered user a Bearer token for an hour", async () => {
       const email = uniqueEmail("login");
       const reg = expectJson(
-        await api().post("/auth/register").send({ email, name: "Login", password: "s3cret-pass" }),
+        await anon().post("/auth/register").send({ email, name: "Login", password: "s3cret-pass" }),
         201,
         RegisterResponse,
       );
       const body = expectJson(
-        await api().post("/auth/login").send({ email, password: "s3cret-pass" }),
+        await anon().post("/auth/login").send({ email, password: "s3cret-pass" }),
         200,
         LoginResponse,
       );
@@ -758,7 +761,7 @@ describe.each(targets)("$name", (target) => {
       ["its e-mail in upper case", fixtureUsers.buyer.email.toUpperCase()],
     ])("a seeded user logs in with the seed password and %s", async (_, email) => {
       const body = expectJson(
-        await api().post("/auth/login").send({ email, password: SEED_PASSWORD }),
+        await anon().post("/auth/login").send({ email, password: SEED_PASSWORD }),
         200,
         LoginResponse,
       );

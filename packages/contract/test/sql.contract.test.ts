@@ -8,31 +8,37 @@
 // statements (see support/sql-counter.ts). Every route but /health must read or write the database — the data is
 // shared with every other implementation, so nothing may be served from a cache — hence at least 1.
 //
+// Every route that needs a token reads its caller first (the user must still exist, and the role is read from the
+// database on every request, never from the token): 1 statement more than the route's own work, the "+ caller"
+// below. Requests are sent as whom the route is for: the admin on admin routes, a customer on their own rows.
+//
 // | route                                               | at most | what it needs                                 |
 // |-----------------------------------------------------|---------|-----------------------------------------------|
 // | GET /health                                         | 0       | never touches the database                    |
 // | GET /ready                                          | 1       | one ping                                      |
-// | GET /users/:id, GET /products/:id                   | 1       | one lookup                                    |
-// | GET /users, GET /users?q=, GET /products?filters    | 2       | the page and the total                        |
-// | GET /orders?status=                                 | 2       | the page and the total                        |
-// | GET /orders?include=user,product (limit 5 and 50)   | 4       | page, total, one query per relation; the same |
-// |                                                     |         | for 5 and for 50 orders                       |
-// | GET /orders/:id?include=user,product                | 3       | the order, one query per relation             |
-// | POST /orders                                        | 4       | conditional stock decrement, insert; 2 spare  |
-// |                                                     |         | (≤ 6 with BEGIN and COMMIT)                   |
-// | POST /orders with an idempotency-key                | 6       | the above plus claiming and completing the    |
+// | GET /products/:id                                   | 1       | one lookup                                    |
+// | GET /users/:id                                      | 2       | + caller, one lookup                          |
+// | GET /products?filters                               | 2       | the page and the total                        |
+// | GET /users, GET /users?q=                           | 3       | + caller, the page and the total              |
+// | GET /orders?status=                                 | 3       | + caller, the page and the total              |
+// | GET /orders?include=user,product (limit 5 and 50)   | 5       | + caller, page, total, one query per          |
+// |                                                     |         | relation; the same for 5 and for 50 orders    |
+// | GET /orders/:id?include=user,product                | 4       | + caller, the order, one query per relation   |
+// | POST /orders                                        | 5       | + caller, conditional stock decrement,        |
+// |                                                     |         | insert; 2 spare (≤ 7 with BEGIN and COMMIT)   |
+// | POST /orders with an idempotency-key                | 7       | the above plus claiming and completing the    |
 // |                                                     |         | key; 2 spare                                  |
-// | PATCH /orders/:id (ship)                            | 2       | conditional update; 1 spare                   |
-// | PATCH /orders/:id (cancel, restocks)                | 3       | conditional update, restock; 1 spare          |
+// | PATCH /orders/:id (ship, by the admin)              | 3       | + caller, conditional update; 1 spare         |
+// | PATCH /orders/:id (cancel, by its customer)         | 4       | + caller, conditional update, restock; 1 spare|
 // | POST /auth/login                                    | 1       | one lookup by e-mail                          |
-// | GET /auth/me                                        | 1       | one lookup by id                              |
+// | GET /auth/me                                        | 2       | + caller, one lookup by id                    |
 import { randomUUID } from "node:crypto";
 import { fixtureOrders, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { implementations, NEEDS } from "@api-ref/harness";
 import type { Response, Test } from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { StatementCounter } from "./support/sql-counter.ts";
-import { http, targets } from "./targets.ts";
+import { http, httpAs, targets } from "./targets.ts";
 
 type Target = (typeof targets)[number];
 
@@ -40,10 +46,11 @@ const WARM_UP = 2;
 const MEASURED = 5;
 
 interface Fixture {
-  userId: string;
+  /** A customer of our own, who places the orders: their `authorization` header. */
+  customer: string;
   productId: string;
-  /** Pending orders of our own, used up one per PATCH. */
-  pendingOrders: string[];
+  /** Pending orders of the customer's, used up one per PATCH. */
+  pendingOrders: { ship: string[]; cancel: string[] };
   token: string;
 }
 
@@ -54,13 +61,17 @@ interface RouteCheck {
   send(target: Target, fixture: Fixture): Test;
 }
 
-/** PATCH /orders/:id to `status`, on one of the fixture's pending orders. */
-const moveOrderTo =
-  (status: string): RouteCheck["send"] =>
-  (t, f) =>
-    http(t)
-      .patch(`/orders/${takeOrder(f)}`)
-      .send({ status });
+/** The admin ships one of the fixture's pending orders. */
+const ship: RouteCheck["send"] = (t, f) =>
+  admin(t)
+    .patch(`/orders/${takeOrder(f.pendingOrders.ship)}`)
+    .send({ status: "shipped" });
+/** The customer cancels one of their own pending orders. */
+const cancel: RouteCheck["send"] = (t, f) =>
+  httpAs(t, { authorization: f.customer })
+    .patch(`/orders/${takeOrder(f.pendingOrders.cancel)}`)
+    .send({ status: "cancelled" });
+const admin = (t: Target) => httpAs(t, "admin");
 
 const ORDERS_WITH_RELATIONS_5 = "GET /orders?include=user,product&limit=5";
 const ORDERS_WITH_RELATIONS_50 = "GET /orders?include=user,product&limit=50";
@@ -68,10 +79,10 @@ const ORDERS_WITH_RELATIONS_50 = "GET /orders?include=user,product&limit=50";
 const ROUTES: readonly RouteCheck[] = [
   { label: "GET /health", bound: 0, status: 200, send: (t) => http(t).get("/health") },
   { label: "GET /ready", bound: 1, status: 200, send: (t) => http(t).get("/ready") },
-  { label: "GET /users/:id", bound: 1, status: 200, send: (t) => http(t).get(`/users/${fixtureUsers.buyer.id}`) },
+  { label: "GET /users/:id", bound: 2, status: 200, send: (t) => admin(t).get(`/users/${fixtureUsers.buyer.id}`) },
   { label: "GET /products/:id", bound: 1, status: 200, send: (t, f) => http(t).get(`/products/${f.productId}`) },
-  { label: "GET /users", bound: 2, status: 200, send: (t) => http(t).get("/users") },
-  { label: "GET /users?q=", bound: 2, status: 200, send: (t) => http(t).get("/users?q=ada&limit=10") },
+  { label: "GET /users", bound: 3, status: 200, send: (t) => admin(t).get("/users") },
+  { label: "GET /users?q=", bound: 3, status: 200, send: (t) => admin(t).get("/users?q=ada&limit=10") },
   {
     label: "GET /products?q=&minPriceCents=&maxPriceCents=&inStock=&sort=",
     bound: 2,
@@ -79,52 +90,53 @@ const ROUTES: readonly RouteCheck[] = [
     send: (t) =>
       http(t).get("/products?q=oak&minPriceCents=100&maxPriceCents=80000&inStock=true&sort=-priceCents&limit=20"),
   },
-  { label: "GET /orders?status=", bound: 2, status: 200, send: (t) => http(t).get("/orders?status=pending&limit=20") },
+  { label: "GET /orders?status=", bound: 3, status: 200, send: (t) => admin(t).get("/orders?status=pending&limit=20") },
   {
     label: ORDERS_WITH_RELATIONS_5,
-    bound: 4,
+    bound: 5,
     status: 200,
-    send: (t) => http(t).get("/orders?include=user,product&limit=5"),
+    send: (t) => admin(t).get("/orders?include=user,product&limit=5"),
   },
   {
     label: ORDERS_WITH_RELATIONS_50,
-    bound: 4,
+    bound: 5,
     status: 200,
-    send: (t) => http(t).get("/orders?include=user,product&limit=50"),
+    send: (t) => admin(t).get("/orders?include=user,product&limit=50"),
   },
   {
     label: "GET /orders/:id?include=user,product",
-    bound: 3,
+    bound: 4,
     status: 200,
-    send: (t) => http(t).get(`/orders/${fixtureOrders.delivered.id}?include=user,product`),
+    send: (t) => httpAs(t, "buyer").get(`/orders/${fixtureOrders.delivered.id}?include=user,product`),
   },
   {
     label: "POST /orders",
-    bound: 4,
+    bound: 5,
     status: 201,
-    send: (t, f) => http(t).post("/orders").send({ userId: f.userId, productId: f.productId, quantity: 1 }),
+    send: (t, f) =>
+      httpAs(t, { authorization: f.customer }).post("/orders").send({ productId: f.productId, quantity: 1 }),
   },
   {
     label: "POST /orders with an idempotency-key",
-    bound: 6,
+    bound: 7,
     status: 201,
     send: (t, f) =>
-      http(t)
+      httpAs(t, { authorization: f.customer })
         .post("/orders")
         .set("idempotency-key", `sql-${randomUUID()}`)
-        .send({ userId: f.userId, productId: f.productId, quantity: 1 }),
+        .send({ productId: f.productId, quantity: 1 }),
   },
   {
-    label: "PATCH /orders/:id (ship)",
-    bound: 2,
-    status: 200,
-    send: moveOrderTo("shipped"),
-  },
-  {
-    label: "PATCH /orders/:id (cancel, restocks)",
+    label: "PATCH /orders/:id (ship, by the admin)",
     bound: 3,
     status: 200,
-    send: moveOrderTo("cancelled"),
+    send: ship,
+  },
+  {
+    label: "PATCH /orders/:id (cancel, by its customer)",
+    bound: 4,
+    status: 200,
+    send: cancel,
   },
   {
     label: "POST /auth/login",
@@ -134,43 +146,44 @@ const ROUTES: readonly RouteCheck[] = [
   },
   {
     label: "GET /auth/me",
-    bound: 1,
+    bound: 2,
     status: 200,
     send: (t, f) => http(t).get("/auth/me").set("authorization", `Bearer ${f.token}`),
   },
 ];
 
-const PATCH_ROUTES = ROUTES.filter((r) => r.label.startsWith("PATCH /orders/:id")).length;
-
-function takeOrder(fixture: Fixture): string {
-  const id = fixture.pendingOrders.shift();
+function takeOrder(orders: string[]): string {
+  const id = orders.shift();
   if (!id) throw new Error("ran out of pending orders to change");
   return id;
 }
 
-/** Rows of our own for the routes that write: a user, a product with plenty of stock, pending orders. */
+/** Rows of our own for the routes that write: a customer, a product with plenty of stock, their pending orders. */
 async function createFixture(target: Target): Promise<Fixture> {
   const user = await http(target)
-    .post("/users")
-    .send({ email: `sql-${randomUUID()}@sql.contract.example.com`, name: "SQL Counter" });
+    .post("/auth/register")
+    .send({ email: `sql-${randomUUID()}@sql.contract.example.com`, name: "SQL Counter", password: randomUUID() });
   expect(user.status, JSON.stringify(user.body)).toBe(201);
-  const product = await http(target)
+  const customer = `Bearer ${user.body.token as string}`;
+  const product = await admin(target)
     .post("/products")
     .send({ name: `SQL counter ${randomUUID()}`, priceCents: 100, stock: 1000 });
   expect(product.status, JSON.stringify(product.body)).toBe(201);
-  const pendingOrders: string[] = [];
-  for (let i = 0; i < PATCH_ROUTES * (WARM_UP + MEASURED); i++) {
-    const order = await http(target)
-      .post("/orders")
-      .send({ userId: user.body.id, productId: product.body.id, quantity: 1 });
-    expect(order.status, JSON.stringify(order.body)).toBe(201);
-    pendingOrders.push(order.body.id);
+  const pendingOrders: Fixture["pendingOrders"] = { ship: [], cancel: [] };
+  for (const orders of [pendingOrders.ship, pendingOrders.cancel]) {
+    for (let i = 0; i < WARM_UP + MEASURED; i++) {
+      const order = await httpAs(target, { authorization: customer })
+        .post("/orders")
+        .send({ productId: product.body.id, quantity: 1 });
+      expect(order.status, JSON.stringify(order.body)).toBe(201);
+      orders.push(order.body.id);
+    }
   }
   const login = await http(target)
     .post("/auth/login")
     .send({ email: fixtureUsers.buyer.email, password: SEED_PASSWORD });
   expect(login.status, JSON.stringify(login.body)).toBe(200);
-  return { userId: user.body.id, productId: product.body.id, pendingOrders, token: login.body.token };
+  return { customer, productId: product.body.id, pendingOrders, token: login.body.token };
 }
 
 type Measurement = { counts: number[] } | { error: string };

@@ -1,14 +1,36 @@
 // What every contract test file imports: the targets to run against, and small helpers over real HTTP.
 
-import { NEEDS } from "@api-ref/harness";
+import { fixtureUsers } from "@api-ref/db/fixtures";
+import { bearerFor, NEEDS } from "@api-ref/harness";
 import supertest from "supertest";
 import { inject, it } from "vitest";
 
 export const contract = inject("contract");
 export const targets = contract.targets;
 
-/** A supertest agent bound to one target's base URL. */
+/** A supertest agent bound to one target's base URL; its requests carry no token. */
 export const http = (target: { url: string }) => supertest(target.url);
+
+/** The seeded users the suite signs in as: the admin, and two customers (`buyer` owns the fixture orders). */
+export type SeededUser = "admin" | "buyer" | "noOrders";
+
+/**
+ * The `authorization` header of a seeded user on `target`: a token the suite signs with the shared secret, or,
+ * when the run does not know it (URL mode without JWT_SECRET), the one the target issued at login before the run.
+ */
+export function bearerOf(target: { name: string }, who: SeededUser): string {
+  if (contract.jwtSecret) return bearerFor(contract.jwtSecret, fixtureUsers[who].id);
+  const token = contract.logins?.[who];
+  if (!token) throw new Error(`${target.name}: no token for ${who} (the seeded user could not log in before the run)`);
+  return `Bearer ${token}`;
+}
+
+/** Who a request is from: a seeded user, or whoever an `authorization` header (e.g. from registration) names. */
+export type Caller = SeededUser | { authorization: string };
+
+/** Like `http`, with every request signed in as `who` (a seeded user) or with the given `authorization` header. */
+export const httpAs = (target: { name: string; url: string }, who: Caller) =>
+  supertest.agent(target.url).set("authorization", typeof who === "string" ? bearerOf(target, who) : who.authorization);
 
 type Body = () => unknown;
 // biome-ignore lint/suspicious/noExplicitAny: the row types of a table are the caller's

@@ -32,7 +32,7 @@ describe("checkUrlTarget", () => {
   });
 
   it("says in one sentence that a wrong secret is not the server's", async () => {
-    const message = await failure(checkUrlTarget({ url, jwtSecret: "some-other-secret-entirely" }));
+    const message = await failure(checkUrlTarget({ url, jwtSecret: "some-other-secret-entirely-of-32-bytes" }));
     expect(message).toBe(
       "the JWT secret given (--jwt-secret or JWT_SECRET) is not the server's: the token it issued to a seeded user is not signed with it",
     );
@@ -80,7 +80,7 @@ describe("pnpm test:contract --url", () => {
     });
 
   it("stops before the run with one line and exit 2 when JWT_SECRET is not the server's", async () => {
-    const { code, stderr } = await run(["--url", url], { JWT_SECRET: "not-the-server-secret" });
+    const { code, stderr } = await run(["--url", url], { JWT_SECRET: "not-the-server-secret-though-32-bytes" });
     expect(code).toBe(2);
     const lines = stderr.trim().split("\n");
     expect(lines).toEqual([
@@ -100,7 +100,7 @@ describe("pnpm test:contract --url", () => {
 
   it("says which server's deviations it holds the target to", async () => {
     const { code, stderr } = await run(["--url", url, "--server", "bun-serve"], {
-      JWT_SECRET: "not-the-server-secret",
+      JWT_SECRET: "not-the-server-secret-though-32-bytes",
     });
     expect(code).toBe(2);
     expect(stderr.split("\n")[0]).toBe(
@@ -110,10 +110,10 @@ describe("pnpm test:contract --url", () => {
 
   it("takes a secret that begins with a dash when given as --jwt-secret=VALUE, and names that form otherwise", async () => {
     // A base64url secret begins with "-" one time in 64.
-    const joined = await run(["--url", url, "--jwt-secret=-not-the-server-secret"]);
+    const joined = await run(["--url", url, "--jwt-secret=-not-the-server-secret-though-32-bytes"]);
     expect(joined.code).toBe(2);
     expect(joined.stderr).toMatch(/^error: the JWT secret given \(--jwt-secret or JWT_SECRET\) is not the server's/m);
-    const apart = await run(["--url", url, "--jwt-secret", "-not-the-server-secret"]);
+    const apart = await run(["--url", url, "--jwt-secret", "-not-the-server-secret-though-32-bytes"]);
     expect(apart.code).toBe(2);
     expect(apart.stderr).toContain("--jwt-secret=-XYZ");
   });

@@ -20,6 +20,7 @@ export const USER_COLUMNS = selectList({
   id: "id",
   email: "email",
   name: "name",
+  role: "role::text",
   createdAt: "created_at",
   updatedAt: "updated_at",
 } satisfies ColumnsOf<UserRow>);

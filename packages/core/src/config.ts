@@ -12,7 +12,13 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** Which query path the data access takes (DATA_ACCESS): Prisma's client API, or its raw-SQL path. */
   dataAccessMode: DataAccessMode;
+  /** Requests one client address may make to each of register and login in AUTH_RATE_WINDOW_SECONDS (AUTH_RATE_LIMIT). */
+  authRateLimit: number;
 }
+
+/** The window of the auth routes' rate limit: fixed, one minute. */
+export const AUTH_RATE_WINDOW_SECONDS = 60;
+const DEFAULT_AUTH_RATE_LIMIT = 10;
 
 /** `client`: Prisma's query API (the default); `sql`: the hot routes through Prisma's raw-SQL path ($queryRaw). */
 export const DATA_ACCESS_MODES = ["client", "sql"] as const;
@@ -20,12 +26,33 @@ export type DataAccessMode = (typeof DATA_ACCESS_MODES)[number];
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
+/** RFC 7518 §3.2: an HS256 key of at least 256 bits. */
+export const MIN_SECRET_BYTES = 32;
+
+/** Secrets this repository has shipped as examples: known to everyone, so never a key (packages/python has the twin). */
+export const PLACEHOLDER_SECRETS: readonly string[] = [
+  "change-me-to-a-long-random-string",
+  "compose-placeholder-secret-change-me",
+];
+
+/** Why JWT_SECRET cannot sign tokens, or nothing when it can. */
+export function secretProblem(secret: string | undefined): string | undefined {
+  if (!secret) return "JWT_SECRET is required (32 or more random bytes, e.g. `openssl rand -base64 32`)";
+  if (PLACEHOLDER_SECRETS.includes(secret)) return "JWT_SECRET is a placeholder from this repository; set a random one";
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES)
+    return `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes, got ${Buffer.byteLength(secret)}`;
+  return undefined;
+}
+
 /** A configuration the process cannot start with; its message lists every problem. */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, DATA_ACCESS; throws one message listing every problem. */
+/**
+ * Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, DATA_ACCESS, AUTH_RATE_LIMIT; throws one
+ * message listing every problem.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
   const port = Number(env.PORT ?? 3000);
@@ -34,7 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!env.DATABASE_URL) problems.push("DATABASE_URL is required");
   else if (!/^postgres(ql)?:\/\/[^\s]+$/.test(env.DATABASE_URL) || !URL.canParse(env.DATABASE_URL))
     problems.push("DATABASE_URL must be a postgres:// or postgresql:// URL");
-  if (!env.JWT_SECRET || env.JWT_SECRET.length < 16) problems.push("JWT_SECRET is required (at least 16 characters)");
+  const secret = secretProblem(env.JWT_SECRET);
+  if (secret) problems.push(secret);
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
@@ -47,7 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataAccessMode = (env.DATA_ACCESS || "client") as DataAccessMode;
   if (!DATA_ACCESS_MODES.includes(dataAccessMode))
     problems.push(`DATA_ACCESS must be one of ${DATA_ACCESS_MODES.join(", ")}, got "${env.DATA_ACCESS}"`);
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  const authRateLimit = Number(env.AUTH_RATE_LIMIT || DEFAULT_AUTH_RATE_LIMIT);
+  if (!Number.isSafeInteger(authRateLimit) || authRateLimit < 1)
+    problems.push(`AUTH_RATE_LIMIT must be a whole number of requests, 1 or more, got "${env.AUTH_RATE_LIMIT}"`);
+  if (problems.length === 1) throw new ConfigError(`invalid configuration: ${problems[0]}`);
+  if (problems.length > 1) throw new ConfigError(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -57,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     poolSize,
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
     dataAccessMode,
+    authRateLimit,
   };
 }
 

@@ -8,6 +8,7 @@ export const toUser = (u: UserRow): UserDto => ({
   id: u.id,
   email: u.email,
   name: u.name,
+  role: u.role,
   createdAt: u.createdAt.toISOString(),
   updatedAt: u.updatedAt.toISOString(),
 });

@@ -18,6 +18,7 @@ export * from "./limits.ts";
 export * from "./metrics.ts";
 export { ordersSqlQueries, takeStockInOneStatement } from "./orders.sql.ts";
 export * from "./orders.ts";
+export * from "./principal.ts";
 export { productsSqlQueries } from "./products.sql.ts";
 export * from "./products.ts";
 export { usersSqlQueries } from "./users.sql.ts";

@@ -1,19 +1,20 @@
 // Orders' hot paths through Prisma's raw-SQL path (DATA_ACCESS=sql): get and list (with their includes) and the
 // step of order creation that takes the stock. The rules around them (refusals, idempotency, transitions, writes)
 // are orders.ts's own.
-import type { CreateOrderBody, ListOrdersQuery, OrderInclude } from "@api-ref/contract";
+import type { ListOrdersQuery, OrderInclude } from "@api-ref/contract";
 import { type Order, Prisma, type PrismaClient, type Product } from "@api-ref/db";
 import { countOf, ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, whereAll } from "./columns.sql.ts";
 import { page, toOrder, type UserRow } from "./dto.ts";
 import { translate } from "./errors.ts";
-import { type Db, orderNotFound, type StockTaker } from "./orders.ts";
+import { type Db, type NewOrder, orderNotFound, type StockTaker } from "./orders.ts";
+import type { Principal } from "./principal.ts";
 
 /**
  * The stock taken and the order recorded in one statement: atomic by itself (no BEGIN/COMMIT, one round trip), the
  * conditional decrement never oversells, and the insert happens only when there was enough stock.
  */
 export const takeStockInOneStatement: StockTaker = Object.assign(
-  async (db: Db, { userId, productId, quantity }: CreateOrderBody) => {
+  async (db: Db, { userId, productId, quantity }: NewOrder) => {
     const [row] = await db.$queryRaw<Order[]>`WITH taken AS (
         UPDATE products SET stock = stock - ${quantity}, updated_at = now()
         WHERE id = ${productId}::uuid AND stock >= ${quantity} RETURNING price_cents
@@ -27,6 +28,10 @@ export const takeStockInOneStatement: StockTaker = Object.assign(
 );
 
 type OrderWith = Order & { user?: UserRow; product?: Product };
+
+/** orders.ts's reachableOrders in SQL: a customer's statements carry `user_id = <their id>`; an admin's nothing. */
+const ownOrders = (principal: Principal) =>
+  principal.role === "admin" ? [] : [Prisma.sql`user_id = ${principal.id}::uuid`];
 
 export function ordersSqlQueries(prisma: PrismaClient) {
   /** The users and products the rows refer to, by id, when included (Prisma's `query` relation strategy, in SQL). */
@@ -53,8 +58,8 @@ export function ordersSqlQueries(prisma: PrismaClient) {
   }
 
   return {
-    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery) {
-      const conditions: Prisma.Sql[] = [];
+    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery, principal: Principal) {
+      const conditions: Prisma.Sql[] = ownOrders(principal);
       if (status !== undefined) conditions.push(Prisma.sql`status = ${status}::order_status`);
       if (userId !== undefined) conditions.push(Prisma.sql`user_id = ${userId}::uuid`);
       if (productId !== undefined) conditions.push(Prisma.sql`product_id = ${productId}::uuid`);
@@ -71,9 +76,10 @@ export function ordersSqlQueries(prisma: PrismaClient) {
       }
     },
 
-    async get(id: string, include?: OrderInclude[]) {
+    async get(id: string, include: OrderInclude[] | undefined, principal: Principal) {
+      const where = whereAll([Prisma.sql`id = ${id}::uuid`, ...ownOrders(principal)]);
       try {
-        const [row] = await prisma.$queryRaw<Order[]>`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${id}::uuid`;
+        const [row] = await prisma.$queryRaw<Order[]>`SELECT ${ORDER_COLUMNS} FROM orders ${where}`;
         if (!row) throw orderNotFound(id);
         const [order] = await withRelations([row], include);
         return toOrder(order as OrderWith);

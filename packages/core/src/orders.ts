@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   type CreateOrderBody,
+  CUSTOMER_ORDER_STATUSES,
   type ListOrdersQuery,
   ORDER_TRANSITIONS,
   type Order as OrderDto,
@@ -15,6 +16,7 @@ import {
 import type { Order, Prisma, PrismaClient } from "@api-ref/db";
 import { toOrder } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
+import { forbidden, type Principal, unauthorized } from "./principal.ts";
 import { NEWEST_FIRST, pageOf, pageWindow } from "./search.ts";
 
 export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
@@ -27,22 +29,26 @@ function includeArg(include: OrderInclude[] | undefined) {
   } satisfies Prisma.OrderInclude;
 }
 
-export const unknownReference = (field: "userId" | "productId", id: string) =>
-  problem("unprocessable", `No ${field === "userId" ? "user" : "product"} has the id ${id}.`, {
-    errors: [{ path: `body.${field}`, message: "does not name an existing record" }],
+export const unknownProduct = (id: string) =>
+  problem("unprocessable", `No product has the id ${id}.`, {
+    errors: [{ path: "body.productId", message: "does not name an existing record" }],
   });
+
+/**
+ * The orders a principal may reach, as a condition of the query itself: every order for an admin, only their own
+ * for a customer, so that another customer's order finds nothing (a 404, as for an id that does not exist).
+ */
+export const reachableOrders = (principal: Principal): Prisma.OrderWhereInput =>
+  principal.role === "admin" ? {} : { userId: principal.id };
 
 /** The fingerprint an idempotency key is bound to: SHA-256 of the validated body in a fixed field order. */
 export const requestHash = (body: CreateOrderBody) =>
   createHash("sha256")
-    .update(
-      JSON.stringify({
-        userId: body.userId.toLowerCase(),
-        productId: body.productId.toLowerCase(),
-        quantity: body.quantity,
-      }),
-    )
+    .update(JSON.stringify({ productId: body.productId.toLowerCase(), quantity: body.quantity }))
     .digest("hex");
+
+/** An order to record: the body, and the caller it belongs to. */
+export type NewOrder = CreateOrderBody & { userId: string };
 
 export interface CreatedOrder {
   order: OrderDto;
@@ -65,13 +71,13 @@ export type Db = PrismaClient | Prisma.TransactionClient;
  * an unknown product). `atomic`: it does both in one statement, so that it needs no transaction of its own.
  */
 export interface StockTaker {
-  (db: Db, body: CreateOrderBody): Promise<Order | undefined>;
+  (db: Db, order: NewOrder): Promise<Order | undefined>;
   atomic: boolean;
 }
 
 /** Prisma's client API: a conditional decrement, then the insert (two statements, so in a transaction). */
 const takeStockWithClient: StockTaker = Object.assign(
-  async (db: Db, body: CreateOrderBody) => {
+  async (db: Db, body: NewOrder) => {
     const [product] = await db.product.updateManyAndReturn({
       where: { id: body.productId, stock: { gte: body.quantity } },
       data: { stock: { decrement: body.quantity } },
@@ -91,14 +97,10 @@ const takeStockWithClient: StockTaker = Object.assign(
   { atomic: false },
 );
 
-/** Why no stock was taken: unknown references are a 422 whatever the stock; only then is a shortage a 409. */
-async function refuseOrder(db: Db, body: CreateOrderBody): Promise<never> {
-  const [productRow, userRow] = await Promise.all([
-    db.product.findUnique({ where: { id: body.productId }, select: { stock: true } }),
-    db.user.findUnique({ where: { id: body.userId }, select: { id: true } }),
-  ]);
-  if (!productRow) throw unknownReference("productId", body.productId);
-  if (!userRow) throw unknownReference("userId", body.userId);
+/** Why no stock was taken: an unknown product is a 422 whatever the stock; only then is a shortage a 409. */
+async function refuseOrder(db: Db, body: NewOrder): Promise<never> {
+  const productRow = await db.product.findUnique({ where: { id: body.productId }, select: { stock: true } });
+  if (!productRow) throw unknownProduct(body.productId);
   throw problem("conflict", `Only ${productRow.stock} left in stock; ${body.quantity} requested.`, {
     errors: [{ path: "body.quantity", message: "exceeds the stock left" }],
   });
@@ -110,14 +112,14 @@ async function refuseOrder(db: Db, body: CreateOrderBody): Promise<never> {
  */
 export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = takeStockWithClient) {
   /** Takes the stock and records the order atomically: a conditional decrement never oversells. */
-  async function placeOrder(body: CreateOrderBody, idempotencyKey?: string): Promise<OrderDto> {
+  async function placeOrder(body: NewOrder, idempotencyKey?: string): Promise<OrderDto> {
     const run = async (db: Db) => {
       const row = await takeStock(db, body);
       if (!row) return refuseOrder(db, body);
       const order = toOrder(row);
       if (idempotencyKey) {
         await db.idempotencyKey.update({
-          where: { key: idempotencyKey },
+          where: { userId_key: { userId: body.userId, key: idempotencyKey } },
           data: { responseStatus: 201, responseBody: order, completedAt: new Date() },
         });
       }
@@ -126,14 +128,15 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
     try {
       return await (idempotencyKey || !takeStock.atomic ? prisma.$transaction(run) : run(prisma));
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw unknownReference("userId", body.userId);
+      // The caller's user was deleted after the request was authenticated: their token no longer names anyone.
+      if (isForeignKeyViolation(error)) throw unauthorized("The token's user no longer exists.");
       translate(error);
     }
   }
 
   return {
-    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery) {
-      const where: Prisma.OrderWhereInput = { status, userId, productId };
+    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery, principal: Principal) {
+      const where: Prisma.OrderWhereInput = { status, userId, productId, AND: [reachableOrders(principal)] };
       return pageOf(
         pageNumber,
         limit,
@@ -148,8 +151,10 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
       );
     },
 
-    async get(id: string, include?: OrderInclude[]) {
-      const row = await prisma.order.findUnique({ where: { id }, include: includeArg(include) }).catch(translate);
+    async get(id: string, include: OrderInclude[] | undefined, principal: Principal) {
+      const row = await prisma.order
+        .findFirst({ where: { id, ...reachableOrders(principal) }, include: includeArg(include) })
+        .catch(translate);
       if (!row) throw orderNotFound(id);
       return toOrder(row);
     },
@@ -159,14 +164,17 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
      * replays the recorded response (201 or the 409/422 problem), a different body is a 422, and a retry
      * while the first is still running is a 409. Keys live in the database, so they hold across processes.
      */
-    async create(body: CreateOrderBody, idempotencyKey?: string): Promise<CreatedOrder> {
-      if (!idempotencyKey) return { order: await placeOrder(body), replayed: false };
+    async create(body: CreateOrderBody, principal: Principal, idempotencyKey?: string): Promise<CreatedOrder> {
+      const order: NewOrder = { ...body, userId: principal.id };
+      if (!idempotencyKey) return { order: await placeOrder(order), replayed: false };
       const hash = requestHash(body);
+      // A key is the caller's own: another user's same key is another row, never a replay of their answer.
+      const keyOfCaller = { userId_key: { userId: principal.id, key: idempotencyKey } };
       const claimed = await prisma.idempotencyKey
-        .createMany({ data: [{ key: idempotencyKey, requestHash: hash }], skipDuplicates: true })
+        .createMany({ data: [{ userId: principal.id, key: idempotencyKey, requestHash: hash }], skipDuplicates: true })
         .catch(translate);
       if (claimed.count === 0) {
-        const record = await prisma.idempotencyKey.findUnique({ where: { key: idempotencyKey } }).catch(translate);
+        const record = await prisma.idempotencyKey.findUnique({ where: keyOfCaller }).catch(translate);
         if (!record) throw problem("conflict", "The idempotency key is being released; retry.");
         if (record.requestHash !== hash) {
           throw problem("unprocessable", "This idempotency key was used with a different request body.");
@@ -177,34 +185,44 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
         throw problemFromRecord(record.responseStatus, record.responseBody as Problem);
       }
       try {
-        return { order: await placeOrder(body, idempotencyKey), replayed: false };
+        return { order: await placeOrder(order, idempotencyKey), replayed: false };
       } catch (error) {
         if (error instanceof ProblemError && (error.status === 409 || error.status === 422)) {
           // A refusal is the answer to this request: record it so that a retry gets the same one.
           await prisma.idempotencyKey
             .update({
-              where: { key: idempotencyKey },
+              where: keyOfCaller,
               data: { responseStatus: error.status, responseBody: error.toJSON(), completedAt: new Date() },
             })
             .catch(translate);
         } else {
           // Nothing was decided (database down, a bug): free the key so that a retry can succeed.
-          await prisma.idempotencyKey.delete({ where: { key: idempotencyKey } }).catch(() => {});
+          await prisma.idempotencyKey.delete({ where: keyOfCaller }).catch(() => {});
         }
         throw error;
       }
     },
 
-    /** Moves an order along pending → shipped → delivered, or pending → cancelled (which restocks). */
-    async updateStatus(id: string, status: OrderStatus) {
+    /**
+     * Moves an order along pending → shipped → delivered, or pending → cancelled (which restocks). A customer may only
+     * cancel, and only their own order: any other status is a 403 whichever order it names.
+     */
+    async updateStatus(id: string, status: OrderStatus, principal: Principal) {
+      if (principal.role !== "admin" && !CUSTOMER_ORDER_STATUSES.includes(status)) {
+        throw forbidden(`Only an admin may mark an order ${status}; a customer may cancel their own pending order.`);
+      }
+      const reachable = reachableOrders(principal);
       const from = (Object.keys(ORDER_TRANSITIONS) as OrderStatus[]).filter((s) =>
         ORDER_TRANSITIONS[s].includes(status),
       );
       try {
         return await prisma.$transaction(async (tx) => {
-          const [order] = await tx.order.updateManyAndReturn({ where: { id, status: { in: from } }, data: { status } });
+          const [order] = await tx.order.updateManyAndReturn({
+            where: { id, status: { in: from }, ...reachable },
+            data: { status },
+          });
           if (!order) {
-            const current = await tx.order.findUnique({ where: { id }, select: { status: true } });
+            const current = await tx.order.findFirst({ where: { id, ...reachable }, select: { status: true } });
             if (!current) throw orderNotFound(id);
             throw problem("conflict", `An order that is ${current.status} cannot become ${status}.`, {
               errors: [{ path: "body.status", message: `not allowed from ${current.status}` }],

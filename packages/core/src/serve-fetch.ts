@@ -12,8 +12,11 @@ import { HTTP_LIMITS } from "./limits.ts";
 import { createHttpMetrics } from "./metrics.ts";
 import { type NodeAppDependencies, stopOnSignal } from "./serve.ts";
 
-/** A web-standard request handler (`app.fetch` of Hono). */
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/**
+ * A web-standard request handler (`app.fetch` of Hono). `connection` is what the runtime hands its handler beside
+ * the request (Bun's server, Deno's serve info): how an app learns the client's address (Hono's getConnInfo).
+ */
+export type FetchHandler = (request: Request, connection?: object) => Response | Promise<Response>;
 
 /** A server a runtime started around a `FetchHandler`. */
 export interface FetchServer {
@@ -77,7 +80,7 @@ const refused = (status: number) => new Response(null, { status, headers: { conn
 
 /** The contract's 431 past 16 KiB of head, as Node's `maxHeaderSize` answers it. */
 export function withHeadLimit(handler: FetchHandler, limit = HTTP_LIMITS.maxHeaderBytes): FetchHandler {
-  return (request) => (headBytes(request) > limit ? refused(431) : handler(request));
+  return (request, connection) => (headBytes(request) > limit ? refused(431) : handler(request, connection));
 }
 
 const KNOWN_METHODS = new Set(METHODS);
@@ -91,16 +94,16 @@ export function withNodeHttpRules(
   handler: FetchHandler,
   requestTimeoutMs: number = HTTP_LIMITS.requestTimeoutMs,
 ): FetchHandler {
-  return (request) => {
+  return (request, connection) => {
     if (!KNOWN_METHODS.has(request.method)) return refused(400);
     const expectation = request.headers.get("expect");
     if (expectation !== null && expectation.toLowerCase() !== "100-continue") return refused(417);
-    if (request.body === null) return handler(request);
+    if (request.body === null) return handler(request, connection);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<Response>((resolve) => {
       timer = setTimeout(() => resolve(refused(408)), requestTimeoutMs);
     });
-    const answered = Promise.resolve(handler(request)).finally(() => clearTimeout(timer));
+    const answered = Promise.resolve(handler(request, connection)).finally(() => clearTimeout(timer));
     // After a 408 the app's own answer (its body read failing as the connection closes) goes nowhere.
     answered.catch(() => undefined);
     return Promise.race([answered, late]);
@@ -128,7 +131,7 @@ interface DenoServer {
 declare const Deno: {
   serve(
     options: { hostname: string; port: number; signal: AbortSignal; onListen(): void },
-    handler: (request: Request) => Response | Promise<Response>,
+    handler: (request: Request, info: object) => Response | Promise<Response>,
   ): DenoServer;
 };
 
@@ -148,7 +151,7 @@ export const listenWithBun: FetchListen = (handler, { host, port }, onListening)
       // idleTimeout is also how long a request may go without a byte: one sending its body slowly gets the whole
       // request timeout instead, after which withNodeHttpRules answers 408 and closes the connection.
       if (request.body !== null) server.timeout(request, HTTP_LIMITS.requestTimeoutMs / 1000 + 5);
-      return rules(request);
+      return rules(request, server);
     },
   });
   onListening();

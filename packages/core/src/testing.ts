@@ -10,23 +10,40 @@ import {
   type Problem,
   type ProblemKind,
   type Product,
-  problem,
   type User,
 } from "@api-ref/contract";
 import type { DataAccess } from "./index.ts";
 import { orderNotFound } from "./orders.ts";
+import { forbidden, type Principal, unauthorized } from "./principal.ts";
 import { productNotFound } from "./products.ts";
 import { userNotFound } from "./users.ts";
 
 const CREATED_AT = "2025-01-01T00:00:00.000Z";
 
+/** A customer: FAKE_ORDER is theirs. */
 export const FAKE_USER: User = {
   id: "00000000-0000-4000-8000-000000000001",
   email: "ada@example.com",
   name: "Ada",
+  role: "customer",
   createdAt: CREATED_AT,
   updatedAt: CREATED_AT,
 };
+
+export const FAKE_ADMIN: User = {
+  id: "00000000-0000-4000-8000-000000000004",
+  email: "grace@example.com",
+  name: "Grace",
+  role: "admin",
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+};
+
+/**
+ * The `authorization` headers the fake's `auth.authenticate` accepts: FAKE_USER's and FAKE_ADMIN's. Anything else
+ * is the 401 the real one throws, challenge included.
+ */
+export const FAKE_AUTH = { customer: "Bearer fake-customer-token", admin: "Bearer fake-admin-token" } as const;
 
 export const FAKE_PRODUCT: Product = {
   id: "00000000-0000-4000-8000-000000000002",
@@ -89,23 +106,41 @@ function table<T extends { id: string }>(first: T, notFound: (id: string) => Err
 
 const stamped = () => ({ id: randomUUID(), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
 
+/** The fake's principals, by the `authorization` header that names them. */
+const FAKE_PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
+  [FAKE_AUTH.customer, { id: FAKE_USER.id, role: "customer" }],
+  [FAKE_AUTH.admin, { id: FAKE_ADMIN.id, role: "admin" }],
+]);
+
+/** The real repositories' ownership rule: a customer reaches only their own rows (404 for another's). */
+function reachable<T>(row: T, ownerId: string, principal: Principal, notFound: () => Error): T {
+  if (principal.role !== "admin" && ownerId !== principal.id) throw notFound();
+  return row;
+}
+
 /**
- * A fresh fake data access holding FAKE_USER, FAKE_PRODUCT and FAKE_ORDER. Reads and writes work on its own
- * maps; `get`, `update` and `remove` of an unknown id throw the core's not-found problem; `auth.me` and
- * `auth.login` answer 401; `ping` and `close` resolve.
+ * A fresh fake data access holding FAKE_USER, FAKE_ADMIN, FAKE_PRODUCT and FAKE_ORDER. Reads and writes work on its
+ * own maps, with the real one's ownership rule; `get`, `update` and `remove` of an unknown id throw the core's
+ * not-found problem; `auth.authenticate` knows FAKE_AUTH's two headers and answers 401 to any other; `auth.login`
+ * answers 401; `ping` and `close` resolve.
  */
 export function createFakeDataAccess(overrides: FakeOverrides = {}): DataAccess {
   const users = table(FAKE_USER, userNotFound);
+  users.put(FAKE_ADMIN);
   const products = table(FAKE_PRODUCT, productNotFound);
   const orders = table(FAKE_ORDER, orderNotFound);
-  const unauthorized = () => problem("unauthorized", "The token is not valid.");
+  const user = (id: string, principal: Principal) => reachable(users.get(id), id, principal, () => userNotFound(id));
+  const order = (id: string, principal: Principal) => {
+    const row = orders.get(id);
+    return reachable(row, row.userId, principal, () => orderNotFound(id));
+  };
   const fake: DataAccess = {
     users: {
       list: async (query) => users.list(query),
-      get: async (id) => users.get(id),
-      create: async (body) => users.put({ ...stamped(), ...body }),
-      update: async (id, body) => users.put({ ...users.get(id), ...body }),
-      remove: async (id) => users.remove(id),
+      get: async (id, principal) => user(id, principal),
+      create: async (body) => users.put({ ...stamped(), role: "customer", ...body }),
+      update: async (id, body, principal) => users.put({ ...user(id, principal), ...body }),
+      remove: async (id, principal) => users.remove(user(id, principal).id),
     },
     products: {
       list: async (query) => products.list(query),
@@ -115,32 +150,42 @@ export function createFakeDataAccess(overrides: FakeOverrides = {}): DataAccess 
       remove: async (id) => products.remove(id),
     },
     orders: {
-      list: async (query) => orders.list(query),
-      get: async (id) => orders.get(id),
-      create: async ({ userId, productId, quantity }) => {
+      list: async (query, principal) => {
+        const page = orders.list(query);
+        const data = page.data.filter((o) => principal.role === "admin" || o.userId === principal.id);
+        return { ...page, data };
+      },
+      get: async (id, _include, principal) => order(id, principal),
+      create: async ({ productId, quantity }, principal) => {
         const { priceCents } = products.get(productId);
-        const order = { ...stamped(), userId: users.get(userId).id, productId, quantity, status: "pending" as const };
+        const placed = { ...stamped(), userId: principal.id, productId, quantity, status: "pending" as const };
         return {
-          order: orders.put({ ...order, unitPriceCents: priceCents, totalCents: priceCents * quantity }),
+          order: orders.put({ ...placed, unitPriceCents: priceCents, totalCents: priceCents * quantity }),
           replayed: false,
         };
       },
-      updateStatus: async (id, status) => orders.put({ ...orders.get(id), status }),
+      updateStatus: async (id, status, principal) => {
+        if (principal.role !== "admin" && status !== "cancelled") throw forbidden();
+        return orders.put({ ...order(id, principal), status });
+      },
       remove: async (id) => orders.remove(id),
     },
     auth: {
+      authenticate: async (authorization) => {
+        const principal = authorization === undefined ? undefined : FAKE_PRINCIPALS.get(authorization);
+        if (!principal) throw unauthorized("The token is not valid.", authorization ? "invalid_token" : "missing");
+        return principal;
+      },
       register: async ({ email, name }) => ({
-        user: users.put({ ...stamped(), email, name }),
+        user: users.put({ ...stamped(), email, name, role: "customer" }),
         token: "fake.token.value",
       }),
       login: async () => {
-        throw problem("unauthorized", "The e-mail address or the password is wrong.");
+        throw unauthorized("The e-mail address or the password is wrong.", "missing");
       },
-      me: async () => {
-        throw unauthorized();
-      },
+      me: async (principal) => users.get(principal.id),
       verifyBearer: async () => {
-        throw unauthorized();
+        throw unauthorized("The token is not valid.");
       },
     },
     ping: async () => {},

@@ -5,6 +5,7 @@ import { Prisma, type PrismaClient } from "@api-ref/db";
 import { countOf, USER_COLUMNS, whereAll } from "./columns.sql.ts";
 import { page, toUser, type UserRow } from "./dto.ts";
 import { translate } from "./errors.ts";
+import type { Principal } from "./principal.ts";
 import { likePattern } from "./search.ts";
 import { userNotFound } from "./users.ts";
 
@@ -25,10 +26,12 @@ export function usersSqlQueries(prisma: PrismaClient) {
       }
     },
 
-    async get(id: string) {
-      const [row] = await prisma.$queryRaw<UserRow[]>`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}::uuid`.catch(
-        translate,
-      );
+    async get(id: string, principal: Principal) {
+      // A customer reaches only themself: the condition is part of the statement (users.ts's reachableUsers).
+      const own = principal.role === "admin" ? Prisma.empty : Prisma.sql`AND id = ${principal.id}::uuid`;
+      const [row] = await prisma.$queryRaw<
+        UserRow[]
+      >`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id}::uuid ${own}`.catch(translate);
       if (!row) throw userNotFound(id);
       return toUser(row);
     },

@@ -1,7 +1,8 @@
 import { type CreateUserBody, type ListUsersQuery, problem, type UpdateUserBody } from "@api-ref/contract";
-import type { PrismaClient } from "@api-ref/db";
+import type { Prisma, PrismaClient } from "@api-ref/db";
 import { toUser } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation, translate } from "./errors.ts";
+import type { Principal } from "./principal.ts";
 import { containsInsensitive, NEWEST_FIRST, pageOf, pageWindow } from "./search.ts";
 
 const OMIT_HASH = { passwordHash: true } as const;
@@ -11,6 +12,13 @@ export const emailTaken = () =>
   problem("conflict", "A user with this e-mail address already exists.", {
     errors: [{ path: "body.email", message: "is already registered" }],
   });
+
+/**
+ * The users a principal may reach, as a condition of the query itself: every user for an admin, only themself for a
+ * customer, so that another customer's id finds nothing (a 404, as for an id that does not exist).
+ */
+export const reachableUsers = (principal: Principal): Prisma.UserWhereInput =>
+  principal.role === "admin" ? {} : { id: principal.id };
 
 export function usersRepository(prisma: PrismaClient) {
   return {
@@ -25,8 +33,10 @@ export function usersRepository(prisma: PrismaClient) {
       );
     },
 
-    async get(id: string) {
-      const row = await prisma.user.findUnique({ where: { id }, omit: OMIT_HASH }).catch(translate);
+    async get(id: string, principal: Principal) {
+      const row = await prisma.user
+        .findFirst({ where: { id, AND: [reachableUsers(principal)] }, omit: OMIT_HASH })
+        .catch(translate);
       if (!row) throw userNotFound(id);
       return toUser(row);
     },
@@ -40,9 +50,10 @@ export function usersRepository(prisma: PrismaClient) {
       }
     },
 
-    async update(id: string, body: UpdateUserBody) {
+    async update(id: string, body: UpdateUserBody, principal: Principal) {
       try {
-        return toUser(await prisma.user.update({ where: { id }, data: body, omit: OMIT_HASH }));
+        const where = { id, AND: [reachableUsers(principal)] };
+        return toUser(await prisma.user.update({ where, data: body, omit: OMIT_HASH }));
       } catch (error) {
         if (isRecordNotFound(error)) throw userNotFound(id);
         if (isUniqueViolation(error)) throw emailTaken();
@@ -50,9 +61,9 @@ export function usersRepository(prisma: PrismaClient) {
       }
     },
 
-    async remove(id: string) {
+    async remove(id: string, principal: Principal) {
       try {
-        await prisma.user.delete({ where: { id }, select: { id: true } });
+        await prisma.user.delete({ where: { id, AND: [reachableUsers(principal)] }, select: { id: true } });
       } catch (error) {
         if (isRecordNotFound(error)) throw userNotFound(id);
         if (isForeignKeyViolation(error)) throw problem("conflict", "The user has orders and cannot be deleted.");

@@ -1,9 +1,9 @@
 // A configuration an app cannot start with is one message listing every problem (each app's entry point prints
 // it alone and exits 2: packages/contract/test/startup.contract.test.ts starts every implementation that way).
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig, PLACEHOLDER_SECRETS } from "../src/config.ts";
 
-const GOOD = { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/db", JWT_SECRET: "0123456789abcdef" };
+const GOOD = { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/db", JWT_SECRET: "0123456789abcdef0123456789abcdef" };
 
 describe("loadConfig", () => {
   it("reads a good environment", () => {
@@ -24,7 +24,7 @@ describe("loadConfig", () => {
         "invalid configuration:",
         '  - PORT must be an integer 0–65535, got "http"',
         "  - DATABASE_URL is required",
-        "  - JWT_SECRET is required (at least 16 characters)",
+        "  - JWT_SECRET must be at least 32 bytes, got 5",
         '  - LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       ].join("\n"),
     );
@@ -44,7 +44,22 @@ describe("loadConfig", () => {
 
   it.each(["SQL", "raw", "typedsql"])("rejects DATA_ACCESS=%s", (mode) => {
     expect(() => loadConfig({ ...GOOD, DATA_ACCESS: mode })).toThrow(
-      new ConfigError(`invalid configuration:\n  - DATA_ACCESS must be one of client, sql, got "${mode}"`),
+      new ConfigError(`invalid configuration: DATA_ACCESS must be one of client, sql, got "${mode}"`),
     );
+  });
+
+  it.each<[string, string | undefined, string | undefined]>([
+    ["missing", undefined, "JWT_SECRET is required"],
+    ["31 bytes", "x".repeat(31), "JWT_SECRET must be at least 32 bytes, got 31"],
+    ["16 two-byte characters (32 bytes) is enough", "é".repeat(16), undefined],
+    ...PLACEHOLDER_SECRETS.map((secret): [string, string, string] => [
+      `the placeholder ${secret}`,
+      secret,
+      "JWT_SECRET is a placeholder",
+    ]),
+  ])("JWT_SECRET %s", (_, secret, problem) => {
+    const load = () => loadConfig({ ...GOOD, JWT_SECRET: secret });
+    if (problem === undefined) expect(load().jwtSecret).toBe(secret);
+    else expect(load).toThrow(new RegExp(`^invalid configuration: ${problem}[^\n]*$`));
   });
 });

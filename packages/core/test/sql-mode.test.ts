@@ -6,7 +6,11 @@ import type { CreateOrderBody, ListOrdersQuery, ListProductsQuery, ListUsersQuer
 import { applyMigrations, fixtureOrders, fixtureProducts, fixtureUsers, MISSING_ID, seedDatabase } from "@api-ref/db";
 import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDataAccess, type DataAccess } from "../src/index.ts";
+import { createDataAccess, type DataAccess, type Principal } from "../src/index.ts";
+
+const admin: Principal = { id: fixtureUsers.admin.id, role: "admin" };
+const buyer: Principal = { id: fixtureUsers.buyer.id, role: "customer" };
+const stranger: Principal = { id: fixtureUsers.noOrders.id, role: "customer" };
 
 let server: PostgresServer;
 let client: DataAccess;
@@ -17,7 +21,7 @@ beforeAll(async () => {
   const databaseUrl = await server.createDatabase(`core_sql_mode_${randomBytes(3).toString("hex")}`);
   await applyMigrations(databaseUrl);
   await seedDatabase(databaseUrl, { scale: 0.05 });
-  const options = { databaseUrl, jwtSecret: "0123456789abcdef0123", poolSize: 2 };
+  const options = { databaseUrl, jwtSecret: "0123456789abcdef0123456789abcdef", poolSize: 2 };
   client = createDataAccess({ ...options, dataAccessMode: "client" });
   sql = createDataAccess({ ...options, dataAccessMode: "sql" });
 }, 120_000);
@@ -45,15 +49,18 @@ const both = async (call: (d: DataAccess) => Promise<unknown>) => {
 
 describe("DATA_ACCESS=sql answers as client does", () => {
   it.each([
-    ["a user", (d: DataAccess) => d.users.get(fixtureUsers.buyer.id)],
+    ["a user, to an admin", (d: DataAccess) => d.users.get(fixtureUsers.buyer.id, admin)],
+    ["a user, to themself", (d: DataAccess) => d.users.get(fixtureUsers.buyer.id, buyer)],
+    ["a user, to another customer (404)", (d: DataAccess) => d.users.get(fixtureUsers.buyer.id, stranger)],
     ["a product with a description", (d: DataAccess) => d.products.get(fixtureProducts.lowStock.id)],
     ["a product whose description is null", (d: DataAccess) => d.products.get(fixtureProducts.unordered.id)],
-    ["an order", (d: DataAccess) => d.orders.get(fixtureOrders.delivered.id)],
-    ["an order with its user", (d: DataAccess) => d.orders.get(fixtureOrders.shipped.id, ["user"])],
-    ["an order with both", (d: DataAccess) => d.orders.get(fixtureOrders.pending.id, ["user", "product"])],
-    ["an unknown user (404)", (d: DataAccess) => d.users.get(MISSING_ID)],
+    ["an order", (d: DataAccess) => d.orders.get(fixtureOrders.delivered.id, undefined, admin)],
+    ["an order with its user", (d: DataAccess) => d.orders.get(fixtureOrders.shipped.id, ["user"], buyer)],
+    ["an order with both", (d: DataAccess) => d.orders.get(fixtureOrders.pending.id, ["user", "product"], admin)],
+    ["another's order (404)", (d: DataAccess) => d.orders.get(fixtureOrders.pending.id, ["user"], stranger)],
+    ["an unknown user (404)", (d: DataAccess) => d.users.get(MISSING_ID, admin)],
     ["an unknown product (404)", (d: DataAccess) => d.products.get(MISSING_ID)],
-    ["an unknown order (404)", (d: DataAccess) => d.orders.get(MISSING_ID, ["user"])],
+    ["an unknown order (404)", (d: DataAccess) => d.orders.get(MISSING_ID, ["user"], admin)],
   ])("%s", async (_, call) => {
     const { fromClient, fromSql } = await both(call);
     expect(fromSql).toBe(fromClient);
@@ -63,7 +70,7 @@ describe("DATA_ACCESS=sql answers as client does", () => {
     const product = JSON.parse(await answer(sql.products.get(fixtureProducts.unordered.id)));
     expect(product).toMatchObject({ description: null, priceCents: 30000 });
     expect(product.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const order = JSON.parse(await answer(sql.orders.get(fixtureOrders.delivered.id)));
+    const order = JSON.parse(await answer(sql.orders.get(fixtureOrders.delivered.id, undefined, admin)));
     expect(typeof order.totalCents).toBe("number");
     expect(order.totalCents).toBe(order.unitPriceCents * order.quantity);
   });
@@ -102,14 +109,22 @@ describe("DATA_ACCESS=sql answers as client does", () => {
     { page: 1, limit: 10, userId: MISSING_ID, include: ["user", "product"] },
   ];
   it.each(orders)("orders.list(%o)", async (query) => {
-    const { fromClient, fromSql } = await both((d) => d.orders.list(query));
-    expect(fromSql).toBe(fromClient);
+    for (const principal of [admin, buyer, stranger]) {
+      const { fromClient, fromSql } = await both((d) => d.orders.list(query, principal));
+      expect(fromSql).toBe(fromClient);
+    }
+  });
+
+  it("lists a customer's own orders only", async () => {
+    const own = await sql.orders.list({ page: 1, limit: 100 }, buyer);
+    expect(own.total).toBe(Object.keys(fixtureOrders).length);
+    expect(new Set(own.data.map((o) => o.userId))).toEqual(new Set([buyer.id]));
+    expect((await sql.orders.list({ page: 1, limit: 10, userId: buyer.id }, stranger)).total).toBe(0);
   });
 });
 
 describe("order creation in sql mode", () => {
   const body = (over: Partial<CreateOrderBody> = {}): CreateOrderBody => ({
-    userId: fixtureUsers.noOrders.id,
     productId: fixtureProducts.unordered.id,
     quantity: 3,
     ...over,
@@ -124,28 +139,41 @@ describe("order creation in sql mode", () => {
 
   it("records the same order and takes the stock", async () => {
     const before = (await sql.products.get(fixtureProducts.unordered.id)).stock;
-    const { fromClient, fromSql } = await both((d) => d.orders.create(body()));
+    const { fromClient, fromSql } = await both((d) => d.orders.create(body(), stranger));
     expect(shape(fromSql)).toEqual(shape(fromClient));
-    expect(shape(fromSql)).toEqual({ ...body(), unitPriceCents: 30000, totalCents: 90000, status: "pending" });
+    expect(shape(fromSql)).toEqual({
+      ...body(),
+      userId: stranger.id,
+      unitPriceCents: 30000,
+      totalCents: 90000,
+      status: "pending",
+    });
     expect((await sql.products.get(fixtureProducts.unordered.id)).stock).toBe(before - 6);
   });
 
   it.each([
     ["an unknown product", { productId: MISSING_ID }],
-    ["an unknown user", { userId: MISSING_ID }],
-    ["an unknown user and too little stock", { userId: MISSING_ID, productId: fixtureProducts.outOfStock.id }],
     ["too little stock", { productId: fixtureProducts.outOfStock.id }],
   ])("refuses %s with the same problem", async (_, over) => {
-    const { fromClient, fromSql } = await both((d) => d.orders.create(body(over)));
+    const { fromClient, fromSql } = await both((d) => d.orders.create(body(over), stranger));
     expect(fromSql).toMatch(/^(409|422) /);
     expect(fromSql).toBe(fromClient);
   });
 
   it("replays an idempotent order", async () => {
     const key = `sql-mode-${randomBytes(4).toString("hex")}`;
-    const first = await sql.orders.create(body({ quantity: 1 }), key);
-    const again = await sql.orders.create(body({ quantity: 1 }), key);
+    const first = await sql.orders.create(body({ quantity: 1 }), stranger, key);
+    const again = await sql.orders.create(body({ quantity: 1 }), stranger, key);
     expect(first.replayed).toBe(false);
     expect(again).toEqual({ order: first.order, replayed: true });
+  });
+
+  it("keeps one user's idempotency key apart from another's", async () => {
+    const key = `sql-mode-${randomBytes(4).toString("hex")}`;
+    const theirs = await sql.orders.create(body({ quantity: 1 }), stranger, key);
+    const mine = await sql.orders.create(body({ quantity: 1 }), admin, key);
+    expect(mine.replayed).toBe(false);
+    expect(mine.order.id).not.toBe(theirs.order.id);
+    expect(mine.order.userId).toBe(admin.id);
   });
 });

@@ -7,20 +7,31 @@ export const SEED_PASSWORD = "seed-password-1";
 
 export const FIXTURE_TIME = "2025-01-01T00:00:00.000Z";
 
+export type FixtureRole = "customer" | "admin";
+
 export const fixtureUsers = {
-  /** Owns the fixture orders; cannot be deleted (409). */
+  /** A customer who owns the fixture orders; cannot be deleted (409). */
   buyer: {
     id: "00000000-0000-4000-8000-000000000001",
     email: "buyer@fixtures.example.com",
     name: "Fixture Buyer",
+    role: "customer",
   },
-  /** Has no orders: can be deleted. */
+  /** A customer with no orders: can be deleted. */
   noOrders: {
     id: "00000000-0000-4000-8000-000000000002",
     email: "no-orders@fixtures.example.com",
     name: "Fixture Without Orders",
+    role: "customer",
   },
-} as const;
+  /** The seed's one admin (demo data: its password is SEED_PASSWORD, like every seeded user's). */
+  admin: {
+    id: "00000000-0000-4000-8000-000000000003",
+    email: "admin@fixtures.example.com",
+    name: "Fixture Admin",
+    role: "admin",
+  },
+} as const satisfies Record<string, { id: string; email: string; name: string; role: FixtureRole }>;
 
 export const fixtureProducts = {
   /** Stock 10 and no orders: the target of the 50-concurrent-orders check. */

@@ -3,7 +3,7 @@ export * from "./fixtures.ts";
 export type { Order, OrderStatus, Product, User } from "./generated/prisma/client.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 export { applyMigrations, readMigrations } from "./migrate.ts";
-export { hashPassword, SCRYPT_PARAMS, verifyPassword } from "./password.ts";
+export { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "./password.ts";
 export {
   type PostgresProvider,
   type PostgresServer,

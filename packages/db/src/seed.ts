@@ -1,7 +1,14 @@
 // The deterministic data set every implementation is tested and benchmarked on. The same scale always yields
 // the same rows, ids and timestamps included: all randomness comes from one PRNG with a fixed seed.
 import pg from "pg";
-import { FIXTURE_TIME, fixtureOrders, fixtureProducts, fixtureUsers, SEED_PASSWORD } from "./fixtures.ts";
+import {
+  FIXTURE_TIME,
+  type FixtureRole,
+  fixtureOrders,
+  fixtureProducts,
+  fixtureUsers,
+  SEED_PASSWORD,
+} from "./fixtures.ts";
 import { hashPassword } from "./password.ts";
 
 export const BASE_COUNTS = { users: 1000, products: 5000, orders: 10000 } as const;
@@ -69,6 +76,7 @@ export interface SeedUser {
   id: string;
   email: string;
   name: string;
+  role: FixtureRole;
   passwordHash: string;
   createdAt: string;
   updatedAt: string;
@@ -202,6 +210,7 @@ export async function generateSeed(scale = 1): Promise<SeedData> {
       id: rng.uuid(),
       email: `${first}.${last}.${i}@example.com`.toLowerCase(),
       name: `${first} ${last}`,
+      role: "customer",
       passwordHash,
       createdAt,
       updatedAt: createdAt,
@@ -297,6 +306,7 @@ const USER_COLUMNS: Column<SeedUser>[] = [
   ["id", "uuid", (u) => u.id],
   ["email", "varchar", (u) => u.email],
   ["name", "varchar", (u) => u.name],
+  ["role", "user_role", (u) => u.role],
   ["password_hash", "varchar", (u) => u.passwordHash],
   ["created_at", "timestamptz", (u) => u.createdAt],
   ["updated_at", "timestamptz", (u) => u.updatedAt],

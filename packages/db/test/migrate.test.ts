@@ -1,9 +1,13 @@
-import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { getDMMF } from "@prisma/internals";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_ROLE, ensureAppRole } from "../src/app-role.ts";
 import { createPrismaClient } from "../src/client.ts";
-import { applyMigrations, readMigrations } from "../src/migrate.ts";
+import { applyMigrations, MIGRATIONS_DIR, readMigrations } from "../src/migrate.ts";
 import type { PostgresServer } from "../src/provision.ts";
 import { sql } from "../src/sql.ts";
 import { testServer, uniqueName } from "./helpers.ts";
@@ -107,6 +111,7 @@ describe("migrations", () => {
     try {
       const user = await prisma.user.create({ data: { email: "reader@example.com", name: "Reader" } });
       expect(user.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(user.role).toBe("customer");
       const product = await prisma.product.create({ data: { name: "Pen", priceCents: 199, stock: 3 } });
       expect(product.description).toBeNull();
       const order = await prisma.order.create({
@@ -118,6 +123,7 @@ describe("migrations", () => {
       expect(order.product.name).toBe("Pen");
       await prisma.idempotencyKey.create({
         data: {
+          userId: user.id,
           key: "k-1",
           requestHash: "a".repeat(64),
           responseStatus: 201,
@@ -125,7 +131,9 @@ describe("migrations", () => {
           completedAt: new Date(),
         },
       });
-      const key = await prisma.idempotencyKey.findUniqueOrThrow({ where: { key: "k-1" } });
+      const key = await prisma.idempotencyKey.findUniqueOrThrow({
+        where: { userId_key: { userId: user.id, key: "k-1" } },
+      });
       expect(key.responseBody).toEqual({ id: order.id });
       expect(
         await prisma.user.findUnique({ where: { email: "reader@example.com" }, include: { orders: true } }),
@@ -172,6 +180,59 @@ describe("migrations", () => {
       await expect(prisma.user.create({ data: { email: "inv@example.com", name: "Twin" } })).rejects.toThrow(/email/);
     } finally {
       await prisma.$disconnect();
+    }
+  });
+
+  it("keep the idempotency keys of recorded orders through the authorization migration, rehashed as the apps hash", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "migrations-"));
+    const databaseUrl = await server.createDatabase(uniqueName("migrate_keys"));
+    try {
+      const [first, authorization] = (await readMigrations()).map((m) => m.name);
+      await cp(join(MIGRATIONS_DIR, first as string), join(dir, first as string), { recursive: true });
+      await applyMigrations(databaseUrl, dir);
+      const userId = "00000000-0000-4000-8000-000000000001";
+      const productId = "00000000-0000-4000-8000-0000000000AB";
+      await sql(databaseUrl, "INSERT INTO users (id, email, name) VALUES ($1, 'keys@example.com', 'Keys')", [userId]);
+      await sql(
+        databaseUrl,
+        `INSERT INTO idempotency_keys (key, request_hash, response_status, response_body, completed_at) VALUES
+         ('done', $1, 201, $2, now()), ('refused', $1, 409, '{}', now()), ('running', $1, NULL, NULL, NULL)`,
+        ["0".repeat(64), JSON.stringify({ id: "x", userId, productId, quantity: 3 })],
+      );
+      expect((await applyMigrations(databaseUrl)).applied).toEqual([authorization]);
+      const kept = await sql<{ key: string; user_id: string; request_hash: string }>(
+        databaseUrl,
+        "SELECT key, user_id, request_hash FROM idempotency_keys",
+      );
+      const appHash = createHash("sha256")
+        .update(JSON.stringify({ productId: productId.toLowerCase(), quantity: 3 }))
+        .digest("hex");
+      expect(kept).toEqual([{ key: "done", user_id: userId, request_hash: appHash }]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the role the APIs connect as", () => {
+  it("reads and writes the API's rows and can change no schema", async () => {
+    await ensureAppRole(url, "app role password");
+    await ensureAppRole(url, "app role password, changed"); // again: idempotent
+    const asApp = new URL(url);
+    asApp.username = APP_ROLE;
+    asApp.password = "app role password, changed";
+    const app = asApp.toString();
+    await sql(app, "INSERT INTO products (name, price_cents, stock) VALUES ('Role check', 1, 1)");
+    expect(await sql(app, "SELECT name FROM products WHERE name = 'Role check'")).toEqual([{ name: "Role check" }]);
+    await sql(app, "DELETE FROM products WHERE name = 'Role check'");
+    for (const statement of [
+      "CREATE TABLE intruder (id int)",
+      "DROP TABLE orders",
+      "ALTER TABLE users ADD COLUMN intruder int",
+      "SELECT * FROM _prisma_migrations",
+      "TRUNCATE idempotency_keys",
+    ]) {
+      await expect(sql(app, statement), statement).rejects.toThrow(/permission denied|must be owner/);
     }
   });
 });

@@ -2,7 +2,7 @@
 // (the scrypt calls and their parameters), never the clock.
 import * as crypto from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { hashPassword, SCRYPT_PARAMS, verifyPassword } from "../src/password.ts";
+import { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "../src/password.ts";
 
 vi.mock("node:crypto", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:crypto")>();
@@ -47,5 +47,22 @@ describe("verifyPassword", () => {
       }),
     ]);
     expect(costs()).toEqual(wrongPassword);
+  });
+});
+
+describe("needsRehash", () => {
+  it("is false for a hash made with today's parameters, true for older ones or another shape", async () => {
+    expect(needsRehash(await hashPassword("a password"))).toBe(false);
+    const { N, r } = SCRYPT_PARAMS;
+    const older = `scrypt$${N}$${r}$1$${Buffer.alloc(16).toString("base64")}$${Buffer.alloc(64).toString("base64")}`;
+    expect(needsRehash(older)).toBe(true);
+    expect(needsRehash("bcrypt$x")).toBe(true);
+  });
+
+  it("leaves a hash with older parameters verifiable (they are read from the hash)", async () => {
+    const salt = Buffer.alloc(16, 7);
+    const key = crypto.scryptSync("old password", salt, 64, { N: 16384, r: 8, p: 1 });
+    const older = `scrypt$16384$8$1$${salt.toString("base64")}$${key.toString("base64")}`;
+    expect(await verifyPassword("old password", older)).toBe(true);
   });
 });

@@ -7,10 +7,13 @@ import { applyMigrations } from "../src/migrate.ts";
 import { verifyPassword } from "../src/password.ts";
 import type { PostgresServer } from "../src/provision.ts";
 import { checksumDatabase, DatabaseNotEmptyError, generateSeed, seedDatabase } from "../src/seed.ts";
+import { sql } from "../src/sql.ts";
 import { testServer, uniqueName } from "./helpers.ts";
 
 const SEED_CLI = fileURLToPath(new URL("../src/cli/seed.ts", import.meta.url));
 const SETUP_CLI = fileURLToPath(new URL("../src/cli/setup.ts", import.meta.url));
+const CREATE_ADMIN_CLI = fileURLToPath(new URL("../src/cli/create-admin.ts", import.meta.url));
+const query = <T extends pg.QueryResultRow>(url: string, text: string) => sql<T>(url, text);
 let server: PostgresServer;
 
 async function migratedDatabase(prefix: string) {
@@ -38,9 +41,11 @@ async function tableChecksums(connectionString: string) {
   }
 }
 
-function runSeedCli(args: string[], databaseUrl?: string, cli = SEED_CLI) {
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
+function runSeedCli(args: string[], databaseUrl?: string, cli = SEED_CLI, extraEnv: Record<string, string> = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
+  for (const name of ["DATABASE_URL", "SEED_DEMO_DATA", "ADMIN_EMAIL", "ADMIN_PASSWORD", "ADMIN_NAME"]) {
+    if (!(name in extraEnv)) delete env[name];
+  }
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   return spawnSync(process.execPath, [cli, ...args], {
     env,
@@ -108,20 +113,72 @@ describe("seed", () => {
     expect(await checksumDatabase(url)).toEqual(changed); // not rewritten, not reset
   });
 
-  it("pnpm db:setup migrates and seeds an empty database, then leaves it as it is and exits 0", async () => {
+  it("pnpm db:setup with SEED_DEMO_DATA=true migrates and seeds an empty database, then leaves it as it is", async () => {
     const url = await server.createDatabase(uniqueName("seed_setup"));
-    const first = runSeedCli([], url, SETUP_CLI);
+    const demo = { SEED_DEMO_DATA: "true" };
+    const first = runSeedCli([], url, SETUP_CLI, demo);
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(
-      /^applied \S+_init\n1 applied, 0 already applied\nseeded 1000 users, 5000 products, 10000 orders in \d+ ms\n$/,
+      /^applied \S+_init\napplied \S+_authorization\n2 applied, 0 already applied\nseeded 1000 users, 5000 products, 10000 orders in \d+ ms\n$/,
     );
     const seeded = await checksumDatabase(url);
-    const second = runSeedCli([], url, SETUP_CLI);
+    const second = runSeedCli([], url, SETUP_CLI, demo);
     expect(second.stderr).toBe("");
     expect(second.status).toBe(0);
-    expect(second.stdout).toBe("0 applied, 1 already applied\nnot seeded: the database already holds 16000 rows\n");
+    expect(second.stdout).toBe("0 applied, 2 already applied\nnot seeded: the database already holds 16000 rows\n");
     expect(await checksumDatabase(url)).toEqual(seeded);
+  });
+
+  it("pnpm db:setup loads no demo data unless asked, and makes the first admin from the environment", async () => {
+    const url = await server.createDatabase(uniqueName("setup_admin"));
+    const admin = { ADMIN_EMAIL: "Owner@Example.com", ADMIN_PASSWORD: "a long admin password" };
+    const first = runSeedCli([], url, SETUP_CLI, admin);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(
+      /no demo data \(SEED_DEMO_DATA=true loads it[^\n]*\nowner@example\.com: admin created\n$/,
+    );
+    const again = runSeedCli([], url, SETUP_CLI, { ...admin, ADMIN_PASSWORD: "another password here" });
+    expect(again.stdout).toMatch(/owner@example\.com: already an admin\n$/);
+    const users = await query<{ email: string; role: string; password_hash: string }>(
+      url,
+      "SELECT email, role::text, password_hash FROM users",
+    );
+    expect(users.map(({ email, role }) => ({ email, role }))).toEqual([{ email: "owner@example.com", role: "admin" }]);
+    expect(await verifyPassword(admin.ADMIN_PASSWORD, users[0]?.password_hash)).toBe(true);
+  });
+
+  it.each([
+    ["ADMIN_EMAIL without ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }, /^error: ADMIN_PASSWORD must be 8–128/],
+    ["SEED_DEMO_DATA=yes", { SEED_DEMO_DATA: "yes" }, /^error: SEED_DEMO_DATA must be true or false, got "yes"\n$/],
+  ])("pnpm db:setup refuses %s with one line and exit 2, before touching the database", (_, env, message) => {
+    const result = runSeedCli([], "postgres://nobody@127.0.0.1:1/none", SETUP_CLI, env);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("pnpm db:create-admin promotes an existing user and keeps their password; a new one takes ADMIN_PASSWORD", async () => {
+    const url = await migratedDatabase("create_admin");
+    await seedDatabase(url, { scale: 0.01 });
+    const promoted = runSeedCli(["--email", fixtureUsers.buyer.email], url, CREATE_ADMIN_CLI, {
+      ADMIN_PASSWORD: "unused password",
+    });
+    expect(promoted.stdout).toBe(`${fixtureUsers.buyer.email}: admin promoted\n`);
+    const created = runSeedCli(["--email", "new@example.com", "--name", "New"], url, CREATE_ADMIN_CLI, {
+      ADMIN_PASSWORD: "a long admin password",
+    });
+    expect(created.stdout).toBe("new@example.com: admin created\n");
+    const rows = await query<{ email: string; role: string; password_hash: string }>(
+      url,
+      "SELECT email, role::text, password_hash FROM users WHERE role = 'admin' ORDER BY email",
+    );
+    expect(rows.map((r) => r.email)).toEqual([fixtureUsers.admin.email, fixtureUsers.buyer.email, "new@example.com"]);
+    expect(await verifyPassword(SEED_PASSWORD, rows[1]?.password_hash)).toBe(true);
+    expect(await verifyPassword("a long admin password", rows[2]?.password_hash)).toBe(true);
+    const refused = runSeedCli(["--email", "x@example.com"], url, CREATE_ADMIN_CLI);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^error: ADMIN_PASSWORD must be/);
   });
 
   it("doubles every count with --scale 2 from the command line", async () => {

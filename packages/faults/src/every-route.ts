@@ -1,6 +1,7 @@
 // One valid request for every route of the contract's table, with the status it must get: the outage test runs
 // these rounds until one passes completely ("every route works again"). Independent chains run concurrently so
-// that a round takes as long as its longest chain, not the sum of its requests.
+// that a round takes as long as its longest chain, not the sum of its requests. Each request is sent by the caller
+// its route admits (docs/api.md, "Authorization"): the admin for the back office, a customer for their own order.
 import { randomUUID } from "node:crypto";
 import { routes } from "@api-ref/contract";
 import { fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
@@ -13,6 +14,12 @@ export interface RoundStep {
   status: number;
 }
 
+/** The `authorization` headers of a round's two callers: the seed's admin, and a customer (placing the round's order). */
+export interface RoundCallers {
+  admin: string;
+  customer: string;
+}
+
 export interface RoundResult {
   passed: boolean;
   startedAt: number;
@@ -23,24 +30,25 @@ export interface RoundResult {
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
-const post = (path: string, body: unknown, headers: Record<string, string> = {}): Exchange => ({
+const as = (authorization: string | undefined): Record<string, string> => (authorization ? { authorization } : {});
+const post = (path: string, body: unknown, authorization?: string): Exchange => ({
   method: "POST",
   path,
-  headers: { ...JSON_HEADERS, ...headers },
+  headers: { ...JSON_HEADERS, ...as(authorization) },
   body: JSON.stringify(body),
 });
-const patch = (path: string, body: unknown): Exchange => ({
+const patch = (path: string, body: unknown, authorization: string): Exchange => ({
   method: "PATCH",
   path,
-  headers: JSON_HEADERS,
+  headers: { ...JSON_HEADERS, authorization },
   body: JSON.stringify(body),
 });
-const get = (path: string, headers?: Record<string, string>): Exchange => ({
+const get = (path: string, authorization?: string): Exchange => ({
   method: "GET",
   path,
-  ...(headers ? { headers } : {}),
+  ...(authorization ? { headers: { authorization } } : {}),
 });
-const del = (path: string): Exchange => ({ method: "DELETE", path });
+const del = (path: string, authorization: string): Exchange => ({ method: "DELETE", path, headers: { authorization } });
 
 const idOf = (o: Outcome) => {
   try {
@@ -60,8 +68,9 @@ export const contractRoutes = () => routes.map((r) => `${r.method} ${r.path}`);
 export async function runRound(
   baseUrl: string,
   orderProductId: string,
-  options: { timeoutMs: number },
+  options: { timeoutMs: number; callers: RoundCallers },
 ): Promise<RoundResult & { covered: string[] }> {
+  const { admin, customer } = options.callers;
   const failures: string[] = [];
   const covered: string[] = [];
   const deletedOrders: string[] = [];
@@ -84,44 +93,44 @@ export async function runRound(
       step("GET /openapi.json", get("/openapi.json"), 200),
       step("GET /docs", get("/docs"), 200),
     ]),
-    // Users.
+    // Users: the admin's.
     (async () => {
-      await step("GET /users", get("/users?limit=5"), 200);
+      await step("GET /users", get("/users?limit=5", admin), 200);
       const user = await step(
         "POST /users",
-        post("/users", { email: `round-${tag}@faults.example.com`, name: "Round" }),
+        post("/users", { email: `round-${tag}@faults.example.com`, name: "Round" }, admin),
         201,
       );
       const id = idOf(user);
-      await step("GET /users/:id", get(`/users/${id}`), 200);
-      await step("PATCH /users/:id", patch(`/users/${id}`, { name: "Round Renamed" }), 200);
-      await step("DELETE /users/:id", del(`/users/${id}`), 204);
+      await step("GET /users/:id", get(`/users/${id}`, admin), 200);
+      await step("PATCH /users/:id", patch(`/users/${id}`, { name: "Round Renamed" }, admin), 200);
+      await step("DELETE /users/:id", del(`/users/${id}`, admin), 204);
     })(),
-    // Products.
+    // Products: read by anyone, written by the admin.
     (async () => {
       await step("GET /products", get("/products?limit=5&sort=priceCents"), 200);
       const product = await step(
         "POST /products",
-        post("/products", { name: `Round ${tag}`, priceCents: 100, stock: 5 }),
+        post("/products", { name: `Round ${tag}`, priceCents: 100, stock: 5 }, admin),
         201,
       );
       const id = idOf(product);
       await step("GET /products/:id", get(`/products/${id}`), 200);
-      await step("PATCH /products/:id", patch(`/products/${id}`, { priceCents: 200 }), 200);
-      await step("DELETE /products/:id", del(`/products/${id}`), 204);
+      await step("PATCH /products/:id", patch(`/products/${id}`, { priceCents: 200 }, admin), 200);
+      await step("DELETE /products/:id", del(`/products/${id}`, admin), 204);
     })(),
-    // Orders: placed, cancelled (the stock comes back), deleted.
+    // Orders: the customer's own, placed, read, cancelled (the stock comes back); deleted by the admin.
     (async () => {
-      await step("GET /orders", get("/orders?limit=5&include=user"), 200);
+      await step("GET /orders", get("/orders?limit=5&include=user", customer), 200);
       const order = await step(
         "POST /orders",
-        post("/orders", { userId: fixtureUsers.noOrders.id, productId: orderProductId, quantity: 1 }),
+        post("/orders", { productId: orderProductId, quantity: 1 }, customer),
         201,
       );
       const id = idOf(order);
-      await step("GET /orders/:id", get(`/orders/${id}?include=product`), 200);
-      await step("PATCH /orders/:id", patch(`/orders/${id}`, { status: "cancelled" }), 200);
-      const deleted = await step("DELETE /orders/:id", del(`/orders/${id}`), 204);
+      await step("GET /orders/:id", get(`/orders/${id}?include=product`, customer), 200);
+      await step("PATCH /orders/:id", patch(`/orders/${id}`, { status: "cancelled" }, customer), 200);
+      const deleted = await step("DELETE /orders/:id", del(`/orders/${id}`, admin), 204);
       if (deleted.status === 204) deletedOrders.push(id);
     })(),
     // Auth.
@@ -144,7 +153,7 @@ export async function runRound(
         post("/auth/login", { email: fixtureUsers.buyer.email, password: SEED_PASSWORD }),
         200,
       );
-      await step("GET /auth/me", get("/auth/me", { authorization: `Bearer ${token}` }), 200);
+      await step("GET /auth/me", get("/auth/me", `Bearer ${token}`), 200);
     })(),
   ]);
   return { passed: failures.length === 0, startedAt, endedAt: performance.now(), failures, deletedOrders, covered };

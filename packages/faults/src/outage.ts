@@ -2,19 +2,23 @@
 // problem within a bound (no hang), /health stays 200, /ready turns 503, the process keeps running. Once it is
 // back: every route works again within a bound (the recovery time is measured), and afterwards each product's
 // stock is exactly its initial stock minus its new non-cancelled orders (no order without its stock decrement,
-// no decrement without its order).
+// no decrement without its order). Every request that needs a caller carries a token (the admin's, or the
+// customer's own), so that while PostgreSQL is down authenticating the caller — which reads their role — must end
+// in the 503 too, never in a 401.
 import { PROBLEMS } from "@api-ref/contract";
-import { fixtureProducts } from "@api-ref/db/fixtures";
+import { fixtureProducts, fixtureUsers } from "@api-ref/db/fixtures";
 import type { Exchange, Outcome } from "@api-ref/harness";
-import { describeOutcome, durationMs, jsonOf, keepAliveAgent, send, sql } from "@api-ref/harness";
+import { bearerCache, describeOutcome, durationMs, jsonOf, keepAliveAgent, send, sql } from "@api-ref/harness";
 import type { FaultApp } from "./app.ts";
-import { runRound } from "./every-route.ts";
+import { type RoundCallers, runRound } from "./every-route.ts";
 import type { FaultSettings } from "./options.ts";
 import type { OutageFigures } from "./report/figures.ts";
 
 export type OutageOptions = FaultSettings["outage"] & {
   /** POST `${controlUrl}/stop` and `/start` stop and start the suite's PostgreSQL server. */
   controlUrl: string;
+  /** The app's JWT_SECRET, which the load's and the rounds' tokens are signed with. */
+  jwtSecret: string;
 };
 
 /** Run in the app's database before the app starts: what the stock ledger is checked against afterwards. */
@@ -61,12 +65,14 @@ interface Probe {
   outcome: Outcome;
 }
 
-/** Rows the load draws from: users, products with stock to spare, orders; the recovery rounds' own product. */
+/** Rows the load draws from: customers, products with stock to spare, orders; the recovery rounds' own product. */
 interface Targets {
   users: string[];
   products: string[];
   orders: string[];
   roundProduct: string;
+  /** Each user's `authorization` header (the admin's, the customers'). */
+  bearer: (userId: string) => string;
 }
 
 /** When the outage happened (performance.now()): stop asked, database down, start asked, database up. */
@@ -83,11 +89,12 @@ export async function runOutage(
 ): Promise<{ figures: OutageFigures; violations: string[] }> {
   const violations: string[] = [];
   const timeoutMs = options.answerBoundMs * 3;
-  const targets = await pickTargets(app.databaseUrl);
+  const targets = await pickTargets(app.databaseUrl, options.jwtSecret);
   const load = startLoad(app, options, targets, timeoutMs);
   await sleep(options.upMs);
   const timeline = await stopAndStartPostgres(options);
-  const recovery = await awaitRecovery(app, targets.roundProduct, timeline.upAt, options, timeoutMs);
+  const callers = { admin: targets.bearer(fixtureUsers.admin.id), customer: targets.bearer(fixtureUsers.noOrders.id) };
+  const recovery = await awaitRecovery(app, targets.roundProduct, timeline.upAt, options, timeoutMs, callers);
   violations.push(...recovery.violations);
   await sleep(options.afterMs);
   const { sent, probes } = await load.stop();
@@ -134,8 +141,10 @@ export async function runOutage(
   };
 }
 
-async function pickTargets(db: string): Promise<Targets> {
-  const users = (await sql<{ id: string }>(db, "SELECT id FROM users ORDER BY id LIMIT 50")).map((r) => r.id);
+async function pickTargets(db: string, jwtSecret: string): Promise<Targets> {
+  const users = (
+    await sql<{ id: string }>(db, "SELECT id FROM users WHERE role = 'customer' ORDER BY id LIMIT 50")
+  ).map((r) => r.id);
   // Orders go to products with stock to spare; the round orders from its own fixture product.
   const roundProduct = fixtureProducts.unordered.id;
   const products = (
@@ -144,14 +153,19 @@ async function pickTargets(db: string): Promise<Targets> {
     ])
   ).map((r) => r.id);
   const orders = (await sql<{ id: string }>(db, "SELECT id FROM orders ORDER BY id LIMIT 50")).map((r) => r.id);
-  return { users, products, orders, roundProduct };
+  return { users, products, orders, roundProduct, bearer: bearerCache(jwtSecret) };
 }
 
-/** The load's requests in turn: one order for every three reads (an order by id, a page of products, a user). */
-function exchangesOver({ users, products, orders }: Targets): () => Omit<Sent, "outcome"> {
+/**
+ * The load's requests in turn: one order for every three reads (an order by id, a page of products, a user), each
+ * by the caller a client would be: a customer placing their own order and reading themself, the admin reading any
+ * order, nobody reading products.
+ */
+function exchangesOver({ users, products, orders, bearer }: Targets): () => Omit<Sent, "outcome"> {
+  const admin = bearer(fixtureUsers.admin.id);
   const pick = <T>(items: T[], n: number) => items[n % items.length] as T;
   let n = 0;
-  return () => {
+  return (): Omit<Sent, "outcome"> => {
     n++;
     switch (n % 4) {
       case 0:
@@ -161,15 +175,19 @@ function exchangesOver({ users, products, orders }: Targets): () => Omit<Sent, "
           exchange: {
             method: "POST",
             path: "/orders",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ userId: pick(users, n), productId: pick(products, n), quantity: 1 + (n % 3) }),
+            headers: { "content-type": "application/json", authorization: bearer(pick(users, n)) },
+            body: JSON.stringify({ productId: pick(products, n), quantity: 1 + (n % 3) }),
           },
         };
       case 1:
         return {
           kind: "read",
           ok: [200],
-          exchange: { method: "GET", path: `/orders/${pick(orders, n)}?include=product` },
+          exchange: {
+            method: "GET",
+            path: `/orders/${pick(orders, n)}?include=product`,
+            headers: { authorization: admin },
+          },
         };
       case 2:
         return {
@@ -177,8 +195,14 @@ function exchangesOver({ users, products, orders }: Targets): () => Omit<Sent, "
           ok: [200],
           exchange: { method: "GET", path: `/products?limit=20&page=${1 + (n % 50)}` },
         };
-      default:
-        return { kind: "read", ok: [200], exchange: { method: "GET", path: `/users/${pick(users, n)}` } };
+      default: {
+        const user = pick(users, n);
+        return {
+          kind: "read",
+          ok: [200],
+          exchange: { method: "GET", path: `/users/${user}`, headers: { authorization: bearer(user) } },
+        };
+      }
     }
   };
 }
@@ -245,11 +269,12 @@ async function awaitRecovery(
   upAt: number,
   options: OutageOptions,
   timeoutMs: number,
+  callers: RoundCallers,
 ): Promise<{ recoveredAt: number | null; recoveryMs: number | null; violations: string[] }> {
   const giveUpMs = options.recoveryBoundMs + 10_000;
   let lastRoundFailures: string[] = [];
   while (performance.now() - upAt < giveUpMs) {
-    const round = await runRound(app.url, roundProduct, { timeoutMs });
+    const round = await runRound(app.url, roundProduct, { timeoutMs, callers });
     if (round.passed) {
       const recoveryMs = round.endedAt - upAt;
       const late = `every route worked again only ${Math.round(recoveryMs)} ms after the database returned`;

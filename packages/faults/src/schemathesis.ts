@@ -1,12 +1,15 @@
 // Schemathesis against an implementation's own /openapi.json, with the checks for server errors, status codes,
 // content types and response schemas. It runs from the pinned virtual environment scripts/setup-schemathesis.sh
-// creates, in a temporary directory (its example database and reports go there, not into the repository).
+// creates, in a temporary directory (its example database and reports go there, not into the repository). Every
+// request carries the seed's admin's bearer token, which every route admits, so that the operations that need a
+// caller are tested for what they answer rather than refused at the door.
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { jsonOf, runCommand, send } from "@api-ref/harness";
+import { fixtureUsers } from "@api-ref/db/fixtures";
+import { bearerFor, jsonOf, runCommand, send } from "@api-ref/harness";
 import type { FaultApp } from "./app.ts";
 import type { FuzzFigures } from "./report/figures.ts";
 
@@ -28,6 +31,8 @@ export interface SchemathesisOptions {
   phases: string[];
   maxTimeS: number;
   seed: number;
+  /** The app's JWT_SECRET, to sign the admin's token with. */
+  jwtSecret: string;
 }
 
 interface Report {
@@ -81,6 +86,8 @@ export async function runSchemathesis(
       options.phases.join(","),
       "--max-examples",
       String(options.maxExamples),
+      "--header",
+      `Authorization: ${bearerFor(options.jwtSecret, fixtureUsers.admin.id)}`,
       "--seed",
       String(options.seed),
       // One worker: with several, CPython 3.11's ast module can fail in Hypothesis ("AST constructor recursion

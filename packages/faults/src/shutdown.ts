@@ -6,8 +6,11 @@
 // every request of the load (both kinds touch orders) stops inside the database. The harness waits until backends
 // of the app wait on that lock and the server has sat idle with them for a while (so it has read every request
 // sent), then sends SIGTERM, and lets the requests go once fresh connections are refused (the shutdown has begun).
+// The load is sent by signed-in callers, who log in through the server first (so the check needs no secret, and
+// runs as well against a container): the admin pages through every order, a customer places orders of their own.
 import { randomUUID } from "node:crypto";
-import { describeOutcome, type Exchange, keepAliveAgent, type Outcome, send, sql } from "@api-ref/harness";
+import { fixtureUsers } from "@api-ref/db/fixtures";
+import { describeOutcome, type Exchange, keepAliveAgent, loginToken, type Outcome, send, sql } from "@api-ref/harness";
 import pg from "pg";
 import type { FaultApp } from "./app.ts";
 import type { ShutdownFigures } from "./report/figures.ts";
@@ -64,7 +67,7 @@ export async function runShutdown(
   const violations: string[] = [];
   const sessions = sessionsOf(options.adminUrl, app.databaseName);
   const abandonedBefore = await sessions.abandoned();
-  const load = startLoad(app, options, await exchangesFor(app.databaseUrl));
+  const load = startLoad(app, options, await exchangesFor(app));
   await sleep(options.loadMs);
   const hold = await holdLoadInDatabase(app, options);
   if (hold.waiting === 0)
@@ -136,16 +139,33 @@ function sessionsOf(adminUrl: string, database: string) {
   };
 }
 
-/** Slow-ish requests in turn: a page of 100 orders with both relations, and order placements (a transaction each). */
-async function exchangesFor(databaseUrl: string): Promise<() => Omit<Sent, "sentAt">> {
-  const ids = async (query: string) => (await sql<{ id: string }>(databaseUrl, query)).map((r) => r.id);
+/** The `authorization` header of a seeded user, from the server's own login. */
+async function signIn(app: ShutdownTarget, email: string): Promise<string> {
+  const token = await loginToken(app.url, email);
+  if (!token) throw new Error(`could not log in as ${email} (seed password) to send the load`);
+  return `Bearer ${token}`;
+}
+
+/**
+ * Slow-ish requests in turn: a page of 100 orders with both relations (the admin's: every order), and order
+ * placements (a customer's own, a transaction each).
+ */
+async function exchangesFor(app: ShutdownTarget): Promise<() => Omit<Sent, "sentAt">> {
+  const ids = async (query: string) => (await sql<{ id: string }>(app.databaseUrl, query)).map((r) => r.id);
   const products = await ids("SELECT id FROM products WHERE stock >= 500 ORDER BY id LIMIT 40");
-  const users = await ids("SELECT id FROM users ORDER BY id LIMIT 40");
+  const admin = await signIn(app, fixtureUsers.admin.email);
+  const customer = await signIn(app, fixtureUsers.buyer.email);
   let n = 0;
-  return () => {
+  return (): Omit<Sent, "sentAt"> => {
     n++;
     if (n % 2 === 0) {
-      return { exchange: { method: "GET", path: `/orders?include=user,product&limit=100&page=${1 + (n % 90)}` } };
+      return {
+        exchange: {
+          method: "GET",
+          path: `/orders?include=user,product&limit=100&page=${1 + (n % 90)}`,
+          headers: { authorization: admin },
+        },
+      };
     }
     const idempotencyKey = `faults-shutdown-${randomUUID()}`;
     return {
@@ -153,12 +173,8 @@ async function exchangesFor(databaseUrl: string): Promise<() => Omit<Sent, "sent
       exchange: {
         method: "POST",
         path: "/orders",
-        headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
-        body: JSON.stringify({
-          userId: users[n % users.length],
-          productId: products[n % products.length],
-          quantity: 1,
-        }),
+        headers: { "content-type": "application/json", "idempotency-key": idempotencyKey, authorization: customer },
+        body: JSON.stringify({ productId: products[n % products.length], quantity: 1 }),
       },
     };
   };

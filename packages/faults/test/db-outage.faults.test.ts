@@ -14,8 +14,14 @@ describe.each(implementationsFor("db-outage"))("$name", (impl) => {
       context.skip(`the ${suite.provider} provider cannot stop and start its server (use PG_PROVIDER=embedded)`);
       return;
     }
-    await runFault(context, impl, "db-outage", (app) => runOutage(app, { controlUrl, ...settings.outage }), {
-      prepare: (databaseUrl) => sql(databaseUrl, BASELINE_SQL).then(() => {}),
-    });
+    await runFault(
+      context,
+      impl,
+      "db-outage",
+      (app) => runOutage(app, { controlUrl, jwtSecret: suite.jwtSecret, ...settings.outage }),
+      {
+        prepare: (databaseUrl) => sql(databaseUrl, BASELINE_SQL).then(() => {}),
+      },
+    );
   });
 });

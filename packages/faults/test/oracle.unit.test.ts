@@ -5,16 +5,31 @@ import { fixtureUsers, MISSING_ID } from "@api-ref/db/fixtures";
 import type { Exchange } from "@api-ref/harness";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { authorizationAttacks } from "../src/hostile/attacks.ts";
 import { requestArbitrary } from "../src/hostile/generate.ts";
 import { expectedFor, isJsonContentType, matchTemplate, parseQuery } from "../src/hostile/oracle.ts";
 
-const TOKEN = "Bearer valid.token.here";
-const context = { validAuthorizations: new Set([TOKEN]) };
-const json = (method: string, path: string, body: unknown, type = "application/json"): Exchange => ({
+// The callers the oracle knows, by the header they send: the seed's admin and a customer.
+const ADMIN = "Bearer admin.token.here";
+const CUSTOMER = "Bearer customer.token.here";
+const customerId = fixtureUsers.noOrders.id;
+const context = {
+  callers: new Map([
+    [ADMIN, { id: fixtureUsers.admin.id, role: "admin" as const }],
+    [CUSTOMER, { id: customerId, role: "customer" as const }],
+  ]),
+};
+/** A JSON request, by the admin unless told (public routes ignore the header). */
+const json = (method: string, path: string, body: unknown, type = "application/json", as = ADMIN): Exchange => ({
   method,
   path,
-  headers: { "content-type": type },
+  headers: { "content-type": type, authorization: as },
   body: typeof body === "string" ? body : JSON.stringify(body),
+});
+const get = (path: string, as = ADMIN): Exchange => ({
+  method: "GET",
+  path,
+  ...(as ? { headers: { authorization: as } } : {}),
 });
 const statuses = (exchange: Exchange) =>
   [...new Set(expectedFor(exchange, context).answers.map((a) => a.status))].sort();
@@ -69,11 +84,11 @@ describe("the oracle follows the contract's check order", () => {
     expect(only(json("POST", "/echo", ""))).toEqual(validation);
     expect(only(json("POST", "/echo", '{"a":{"b":[{"__proto__":{"x":1}}]}}'))).toEqual(validation);
     expect(only(json("POST", "/echo", '{"constructor":{"prototype":{"x":1}}}'))).toEqual(validation);
-    expect(only({ method: "GET", path: "/users?limit=1&limit=2" })).toEqual(validation);
+    expect(only(get("/users?limit=1&limit=2"))).toEqual(validation);
     expect(only({ method: "GET", path: "/products?minPriceCents=10&maxPriceCents=5" })).toEqual(validation);
-    expect(only({ method: "GET", path: "/orders?include=user,user" })).toEqual(validation);
-    expect(only({ method: "GET", path: "/users?q=a%00b" })).toEqual(validation);
-    const order = json("POST", "/orders", { userId: MISSING_ID, productId: MISSING_ID, quantity: 1 });
+    expect(only(get("/orders?include=user,user"))).toEqual(validation);
+    expect(only(get("/users?q=a%00b"))).toEqual(validation);
+    const order = json("POST", "/orders", { productId: MISSING_ID, quantity: "1" });
     expect(only({ ...order, headers: { ...order.headers, "idempotency-key": "with space" } })).toEqual(validation);
   });
 
@@ -87,28 +102,29 @@ describe("the oracle follows the contract's check order", () => {
     const body = json("POST", "/echo", { a: 1 });
     expect(only({ ...body, headers: { ...body.headers, "content-encoding": "gzip" } })?.status).toBe(415);
     expect(statuses({ ...body, headers: { ...body.headers, "content-encoding": "identity" } })).toEqual([200]);
-    expect(only({ method: "GET", path: "/users/%zz" })).toEqual({ status: 400, type: PROBLEMS.validation.type });
+    expect(only(get("/users/%zz"))).toEqual({ status: 400, type: PROBLEMS.validation.type });
     expect(only({ method: "PUT", path: "/users/%zz" })?.status).toBe(405);
   });
 
   it("a valid request gets its route's success or one of the statuses the route table lists", () => {
-    expect(
-      statuses(json("POST", "/orders", { userId: fixtureUsers.buyer.id, productId: MISSING_ID, quantity: 1 })),
-    ).toEqual([201, 409, 422]);
-    expect(statuses({ method: "GET", path: `/users/${MISSING_ID.toUpperCase()}` })).toEqual([200, 404]);
+    expect(statuses(json("POST", "/orders", { productId: MISSING_ID, quantity: 1 }))).toEqual([201, 409, 422]);
+    expect(statuses(get(`/users/${MISSING_ID.toUpperCase()}`))).toEqual([200, 404]);
     expect(statuses({ method: "GET", path: "/products?sort=name&inStock=true&q=%25_" })).toEqual([200]);
-    expect(statuses({ method: "DELETE", path: `/users/${MISSING_ID}` })).toEqual([204, 404, 409]);
+    expect(statuses({ method: "DELETE", path: `/users/${MISSING_ID}`, headers: { authorization: ADMIN } })).toEqual([
+      204, 404, 409,
+    ]);
     expect(statuses(json("POST", "/echo", { anything: [1, "two"] }))).toEqual([200]);
     expect(statuses(json("POST", "/echo", '{"a":1}', "application/merge-patch+json"))).toEqual([200]);
   });
 
   it("GET /auth/me needs a valid bearer token (401 otherwise)", () => {
-    expect(only({ method: "GET", path: "/auth/me", headers: { authorization: "Bearer tampered" } })?.status).toBe(401);
-    expect(statuses({ method: "GET", path: "/auth/me", headers: { authorization: TOKEN } })).toEqual([200]);
+    expect(only(get("/auth/me", "Bearer tampered"))?.status).toBe(401);
+    expect(statuses(get("/auth/me", CUSTOMER))).toEqual([200]);
+    expect(expectedFor(get("/auth/me", CUSTOMER), context).owner).toBe(customerId);
   });
 
   it("allows more where the contract is silent, and says why", () => {
-    expect(expectedFor({ method: "GET", path: "/users?q=%E0%A4" }, context).lenient).toMatch(/percent-encoding/);
+    expect(expectedFor(get("/users?q=%E0%A4"), context).lenient).toMatch(/percent-encoding/);
   });
 
   it('judges the body\'s bytes as README "Edges of HTTP" decides: UTF-8, one byte-order mark ignored', () => {
@@ -122,6 +138,7 @@ describe("the oracle follows the contract's check order", () => {
   });
 
   it("reads content types and query strings as the contract does", () => {
+    expect(parseQuery("").malformed).toBe(false);
     expect(isJsonContentType("application/json")).toBe(true);
     expect(isJsonContentType("application/vnd.api+json; charset=UTF-8")).toBe(true);
     expect(isJsonContentType("application/jsonx")).toBe(false);
@@ -132,17 +149,71 @@ describe("the oracle follows the contract's check order", () => {
   });
 });
 
+describe("the oracle decides who may call what (docs/api.md, Authorization)", () => {
+  const unauthorized = PROBLEMS.unauthorized.type;
+  it("the caller comes after routing and before anything about the request: 401, then 403", () => {
+    expect(only({ method: "PUT", path: "/products" })?.status).toBe(405);
+    expect(only(json("PATCH", "/users/not-a-uuid", "{", "text/plain", ""))).toEqual({
+      status: 401,
+      type: unauthorized,
+      challenge: "missing",
+    });
+    expect(only(json("POST", "/products", "{", "text/plain", CUSTOMER))).toEqual({
+      status: 403,
+      type: PROBLEMS.forbidden.type,
+      challenge: "insufficient_scope",
+    });
+    expect(only(get("/users", CUSTOMER))?.status).toBe(403);
+    expect(statuses({ ...get(`/orders/${MISSING_ID}`), method: "DELETE" })).toEqual([204, 404]);
+    expect(only({ ...get(`/orders/${MISSING_ID}`, CUSTOMER), method: "DELETE" })?.status).toBe(403);
+  });
+
+  it("names the challenge of each 401: none for no bearer token, invalid_token for a refused one", () => {
+    expect(only(get("/auth/me", ""))?.challenge).toBe("missing");
+    expect(only(get("/auth/me", "Basic YTpi"))?.challenge).toBe("missing");
+    expect(only(get("/auth/me", "Bearer x.y.z"))?.challenge).toBe("invalid_token");
+    expect(only(get("/auth/me", "Bearer"))?.challenge).toBe("any");
+  });
+
+  it("a customer reaches only their own rows: another's is a 404, any status but cancelled a 403", () => {
+    const other = fixtureUsers.buyer.id;
+    expect(only(get(`/users/${other}`, CUSTOMER))).toEqual({ status: 404, type: PROBLEMS.notFound.type });
+    expect(only(json("PATCH", `/users/${other}`, { name: "X" }, "application/json", CUSTOMER))?.status).toBe(404);
+    expect(statuses(get(`/users/${customerId}`, CUSTOMER))).toEqual([200, 404]);
+    expect(only(get(`/orders/${MISSING_ID}`, CUSTOMER))?.status).toBe(404);
+    const status = (s: string) => json("PATCH", `/orders/${MISSING_ID}`, { status: s }, "application/json", CUSTOMER);
+    expect(only(status("shipped"))?.status).toBe(403);
+    expect(only(status("cancelled"))?.status).toBe(404);
+    expect(statuses(json("PATCH", `/orders/${MISSING_ID}`, { status: "shipped" }))).toEqual([200, 404, 409]);
+    expect(expectedFor(get("/orders?include=user", CUSTOMER), context).owner).toBe(customerId);
+    expect(expectedFor(get("/orders?include=user"), context).owner).toBeUndefined();
+  });
+
+  it("a role or a userId in a body is a 400 (the bodies are strict)", () => {
+    const validation = { status: 400, type: PROBLEMS.validation.type };
+    const asCustomer = (method: string, path: string, body: unknown) =>
+      json(method, path, body, "application/json", CUSTOMER);
+    expect(only(asCustomer("PATCH", `/users/${customerId}`, { role: "admin" }))).toEqual(validation);
+    expect(only(asCustomer("POST", "/orders", { userId: MISSING_ID, productId: MISSING_ID, quantity: 1 }))).toEqual(
+      validation,
+    );
+    const register = { email: "a@example.com", name: "A", password: "long-enough", role: "admin" };
+    expect(only(json("POST", "/auth/register", register, "application/json", ""))).toEqual(validation);
+  });
+});
+
+const pools = {
+  userIds: [fixtureUsers.buyer.id],
+  productIds: [MISSING_ID],
+  orderIds: [MISSING_ID],
+  emails: [fixtureUsers.buyer.email],
+  customer: { id: customerId, role: "customer" as const, token: "customer.token.here" },
+  admin: { id: fixtureUsers.admin.id, role: "admin" as const, token: "admin.token.here" },
+  jwtSecret: "x".repeat(32),
+};
+
 describe("the generated requests", () => {
   it("always go on the wire and always get a verdict", () => {
-    const pools = {
-      userIds: [fixtureUsers.buyer.id],
-      productIds: [MISSING_ID],
-      orderIds: [MISSING_ID],
-      emails: [fixtureUsers.buyer.email],
-      token: "a.b.c",
-      tokenUserId: fixtureUsers.noOrders.id,
-      jwtSecret: "x".repeat(32),
-    };
     fc.assert(
       fc.property(requestArbitrary(pools), (request) => {
         const expected = expectedFor(request.exchange, context);
@@ -151,5 +222,21 @@ describe("the generated requests", () => {
       }),
       { numRuns: 300, seed: 1 },
     );
+  });
+
+  it("include authorization attacks, and every fixed attack is refused", () => {
+    const labels = fc.sample(requestArbitrary(pools), { numRuns: 2000, seed: 2 }).map((r) => r.label);
+    for (const attack of ["as the customer", "body.role: admin", "body.userId:"])
+      expect(
+        labels.some((l) => l.includes(attack)),
+        attack,
+      ).toBe(true);
+    for (const attack of authorizationAttacks(pools)) {
+      const { answers } = expectedFor(attack.exchange, context);
+      expect(
+        answers.every((a) => a.status >= 400 || attack.label.includes("lists")),
+        attack.label,
+      ).toBe(true);
+    }
   });
 });

@@ -2,11 +2,11 @@
 // type and response body conforms to the document.
 import { describe, it } from "vitest";
 import { runSchemathesis } from "../src/schemathesis.ts";
-import { implementationsFor, runFault, settings } from "./context.ts";
+import { implementationsFor, runFault, settings, suite } from "./context.ts";
 
 describe.each(implementationsFor("schema-fuzz"))("$name", (impl) => {
   it("schema-fuzz: Schemathesis finds no server error and no status, content-type or schema nonconformance", (context) =>
     runFault(context, impl, "schema-fuzz", (app) =>
-      runSchemathesis(app, { ...settings.schemathesis, seed: settings.seed }),
+      runSchemathesis(app, { ...settings.schemathesis, seed: settings.seed, jwtSecret: suite.jwtSecret }),
     ));
 });

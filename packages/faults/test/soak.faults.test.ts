@@ -4,14 +4,20 @@ import { freePort } from "@api-ref/harness";
 import { describe, it } from "vitest";
 import { heapProbeEnv } from "../src/soak/memory.ts";
 import { runSoak } from "../src/soak/run.ts";
-import { implementationsFor, runFault, settings } from "./context.ts";
+import { implementationsFor, runFault, settings, suite } from "./context.ts";
 
 describe.each(implementationsFor("soak"))("$name", (impl) => {
   it("soak: a bounded crud-mix run answers every request exactly; heap and RSS growth reported", async (context) => {
     // Implementations on Node get the heap probe (a Node preload); Bun, Deno and FastAPI are measured by RSS alone.
     const probePort = impl.runtime === "node" ? await freePort() : null;
-    await runFault(context, impl, "soak", (app) => runSoak(app, { ...settings.soak, seed: settings.seed, probePort }), {
-      env: probePort === null ? {} : heapProbeEnv(probePort),
-    });
+    await runFault(
+      context,
+      impl,
+      "soak",
+      (app) => runSoak(app, { ...settings.soak, seed: settings.seed, probePort, jwtSecret: suite.jwtSecret }),
+      {
+        env: probePort === null ? {} : heapProbeEnv(probePort),
+      },
+    );
   });
 });

@@ -65,7 +65,8 @@ describe("the every-route round", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const round = await runRound(url, fixtureProducts.unordered.id, { timeoutMs: 5_000 });
+      const callers = { admin: "Bearer admin", customer: "Bearer customer" };
+      const round = await runRound(url, fixtureProducts.unordered.id, { timeoutMs: 5_000, callers });
       expect([...new Set(round.covered)].sort()).toEqual([...new Set(contractRoutes())].sort());
     } finally {
       server.close();
@@ -124,6 +125,7 @@ describe("reporting", () => {
                   figures: {
                     fault: "hostile-input" as const,
                     requests: 250,
+                    attacks: 30,
                     valid: 100,
                     mutated: 150,
                     serverErrors: 0,

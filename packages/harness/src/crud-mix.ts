@@ -3,17 +3,29 @@
 // an exact 2xx and the data set does not drift however long it runs. The bench measures it (and checks every
 // answer against the contract); the fault suite's soak runs it for minutes and watches memory. What to send is
 // written here once; what a correct answer is, each of them decides.
+//
+// Each request is sent by whom a real client would send it (docs/api.md, "Authorization"): the seed's admin does
+// the back office (users, products, any order, deleting orders), each cycle's customer — a seeded customer — reads
+// themself and places, reads, cancels and lists their own order, and product reads go without a token.
 import { randomUUID } from "node:crypto";
+import { fixtureUsers } from "@api-ref/db/fixtures";
 import type { Rng } from "./random.ts";
+import { bearerFor } from "./token.ts";
 
 export interface CrudMixPools {
+  /** Seeded customers: whom the back office reads, and whom each cycle acts for. */
   userIds: readonly string[];
   productIds: readonly string[];
   orderIds: readonly string[];
 }
 
-/** Ids of the rows one connection created in its current cycle. */
-export type CrudMixContext = { user?: string | undefined; product?: string | undefined; order?: string | undefined };
+/** Ids of the rows one connection created in its current cycle, and of the customer the cycle acts for. */
+export type CrudMixContext = {
+  user?: string | undefined;
+  product?: string | undefined;
+  order?: string | undefined;
+  customer?: string | undefined;
+};
 
 export interface CrudMixRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -23,6 +35,8 @@ export interface CrudMixRequest {
   body?: Record<string, unknown>;
   /** The status of a correct answer. */
   status: 200 | 201 | 204;
+  /** The user whose bearer token it carries (the admin or the cycle's customer); none on a public route. */
+  caller?: string;
 }
 
 export interface CrudMixStep {
@@ -34,6 +48,25 @@ export interface CrudMixStep {
 
 /** The id a step uses when the row it needs was not created (the create failed): answered 404, counted wrong. */
 const MISSING = "00000000-0000-4000-8000-00000000dead";
+
+/** Who does the back office's part of the cycle: the seed's admin. */
+export const CRUD_MIX_ADMIN = fixtureUsers.admin.id;
+
+/**
+ * The `authorization` header of a caller, its token forged once per user with the run's JWT secret, as the
+ * implementations sign theirs (valid for an hour: a load longer than that needs a new cache).
+ */
+export function bearerCache(jwtSecret: string): (userId: string) => string {
+  const headers = new Map<string, string>();
+  return (userId) => {
+    let header = headers.get(userId);
+    if (header === undefined) {
+      header = bearerFor(jwtSecret, userId);
+      headers.set(userId, header);
+    }
+    return header;
+  };
+}
 
 // ---- list queries ------------------------------------------------------------------------------------------------
 
@@ -98,61 +131,100 @@ export function ordersPath(query: OrdersQuery): string {
 
 // ---- the cycle ---------------------------------------------------------------------------------------------------
 
-const get = (path: string): CrudMixRequest => ({ method: "GET", path, status: 200 });
-const post = (path: string, body: Record<string, unknown>): CrudMixRequest => ({
+const get = (path: string, caller?: string): CrudMixRequest => ({
+  method: "GET",
+  path,
+  status: 200,
+  ...(caller ? { caller } : {}),
+});
+const post = (path: string, body: Record<string, unknown>, caller: string): CrudMixRequest => ({
   method: "POST",
   path,
   body,
   status: 201,
+  caller,
 });
-const patch = (path: string, body: Record<string, unknown>): CrudMixRequest => ({
+const patch = (path: string, body: Record<string, unknown>, caller: string): CrudMixRequest => ({
   method: "PATCH",
   path,
   body,
   status: 200,
+  caller,
 });
-const del = (path: string): CrudMixRequest => ({ method: "DELETE", path, status: 204 });
+const del = (path: string, caller: string): CrudMixRequest => ({ method: "DELETE", path, status: 204, caller });
+
+const ADMIN = CRUD_MIX_ADMIN;
+/** The cycle's customer, chosen by its first step. */
+const customer = (c: CrudMixContext) => c.customer ?? MISSING;
 
 export const CRUD_MIX: readonly CrudMixStep[] = [
-  { label: "GET /users/:id", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`) },
+  {
+    label: "GET /users/:id (customer: themself)",
+    // The cycle's customer, kept in the context for the steps that act for them.
+    request: (c, p, r) => {
+      c.customer = r.pick(p.userIds);
+      return get(`/users/${c.customer}`, c.customer);
+    },
+  },
   { label: "GET /products/:id", request: (_c, p, r) => get(`/products/${r.pick(p.productIds)}`) },
   { label: "GET /products", request: (_c, _p, r) => get(productsPath(drawProductsQuery(r))) },
   {
-    label: "POST /users",
+    label: "POST /users (admin)",
     remember: "user",
-    request: () => post("/users", { email: `mix-${randomUUID()}@crud-mix.example.com`, name: "Mix User" }),
+    request: () => post("/users", { email: `mix-${randomUUID()}@crud-mix.example.com`, name: "Mix User" }, ADMIN),
   },
-  { label: "GET /orders/:id", request: (_c, p, r) => get(`/orders/${r.pick(p.orderIds)}?include=user,product`) },
   {
-    label: "POST /products",
+    label: "GET /orders/:id (admin)",
+    request: (_c, p, r) => get(`/orders/${r.pick(p.orderIds)}?include=user,product`, ADMIN),
+  },
+  {
+    label: "POST /products (admin)",
     remember: "product",
     request: (_c, _p, r) =>
-      post("/products", { name: "Mix Product", description: null, priceCents: r.int(100, 99_999), stock: 1_000_000 }),
+      post(
+        "/products",
+        { name: "Mix Product", description: null, priceCents: r.int(100, 99_999), stock: 1_000_000 },
+        ADMIN,
+      ),
   },
-  { label: "GET /users/:id (created)", request: (c) => get(`/users/${c.user ?? MISSING}`) },
-  { label: "PATCH /users/:id", request: (c) => patch(`/users/${c.user ?? MISSING}`, { name: "Mix User Renamed" }) },
+  { label: "GET /users/:id (admin: created)", request: (c) => get(`/users/${c.user ?? MISSING}`, ADMIN) },
+  {
+    label: "PATCH /users/:id (admin)",
+    request: (c) => patch(`/users/${c.user ?? MISSING}`, { name: "Mix User Renamed" }, ADMIN),
+  },
   { label: "GET /products/:id", request: (_c, p, r) => get(`/products/${r.pick(p.productIds)}`) },
   {
-    label: "PATCH /products/:id",
-    request: (c, _p, r) => patch(`/products/${c.product ?? MISSING}`, { priceCents: r.int(100, 99_999) }),
+    label: "PATCH /products/:id (admin)",
+    request: (c, _p, r) => patch(`/products/${c.product ?? MISSING}`, { priceCents: r.int(100, 99_999) }, ADMIN),
   },
-  { label: "GET /users/:id", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`) },
+  { label: "GET /users/:id (admin)", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`, ADMIN) },
   {
-    label: "POST /orders",
+    label: "POST /orders (customer)",
     remember: "order",
-    request: (c, p, r) =>
-      post("/orders", { userId: r.pick(p.userIds), productId: c.product ?? MISSING, quantity: r.int(1, 5) }),
+    request: (c, _p, r) => post("/orders", { productId: c.product ?? MISSING, quantity: r.int(1, 5) }, customer(c)),
   },
-  { label: "GET /orders/:id (created)", request: (c) => get(`/orders/${c.order ?? MISSING}?include=product`) },
-  { label: "GET /users", request: (_c, _p, r) => get(`/users?page=${r.int(1, 20)}&limit=20`) },
-  { label: "PATCH /orders/:id", request: (c) => patch(`/orders/${c.order ?? MISSING}`, { status: "cancelled" }) },
+  {
+    label: "GET /orders/:id (customer: created)",
+    request: (c) => get(`/orders/${c.order ?? MISSING}?include=product`, customer(c)),
+  },
+  { label: "GET /users (admin)", request: (_c, _p, r) => get(`/users?page=${r.int(1, 20)}&limit=20`, ADMIN) },
+  {
+    label: "PATCH /orders/:id (customer: cancels)",
+    request: (c) => patch(`/orders/${c.order ?? MISSING}`, { status: "cancelled" }, customer(c)),
+  },
   { label: "GET /products/:id", request: (_c, p, r) => get(`/products/${r.pick(p.productIds)}`) },
-  { label: "GET /orders", request: (_c, p, r) => get(ordersPath(drawOrdersQuery(r, p.userIds, { userFilter: true }))) },
-  { label: "GET /users/:id", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`) },
-  { label: "DELETE /orders/:id", request: (c) => del(`/orders/${c.order ?? MISSING}`) },
+  {
+    label: "GET /orders (customer: their own)",
+    request: (c, _p, r) => get(ordersPath(drawOrdersQuery(r, [customer(c)], { userFilter: true })), customer(c)),
+  },
+  { label: "GET /users/:id (admin)", request: (_c, p, r) => get(`/users/${r.pick(p.userIds)}`, ADMIN) },
+  { label: "DELETE /orders/:id (admin)", request: (c) => del(`/orders/${c.order ?? MISSING}`, ADMIN) },
   { label: "GET /products/:id (created)", request: (c) => get(`/products/${c.product ?? MISSING}`) },
-  { label: "DELETE /products/:id", request: (c) => del(`/products/${c.product ?? MISSING}`) },
-  { label: "GET /orders/:id", request: (_c, p, r) => get(`/orders/${r.pick(p.orderIds)}?include=user`) },
-  { label: "DELETE /users/:id", request: (c) => del(`/users/${c.user ?? MISSING}`) },
+  { label: "DELETE /products/:id (admin)", request: (c) => del(`/products/${c.product ?? MISSING}`, ADMIN) },
+  {
+    label: "GET /orders/:id (admin)",
+    request: (_c, p, r) => get(`/orders/${r.pick(p.orderIds)}?include=user`, ADMIN),
+  },
+  { label: "DELETE /users/:id (admin)", request: (c) => del(`/users/${c.user ?? MISSING}`, ADMIN) },
   { label: "GET /products/:id", request: (_c, p, r) => get(`/products/${r.pick(p.productIds)}`) },
 ];

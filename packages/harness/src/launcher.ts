@@ -11,7 +11,7 @@ export interface RunningImplementation {
   pid: number;
   /** Spawn to first successful /health, in milliseconds. */
   startupMs: number;
-  /** Everything the process wrote, for diagnostics. */
+  /** What the process wrote to stdout and stderr (the end of it: LaunchOptions.outputChars). */
   output(): string;
   /** SIGTERM, then wait for exit (SIGKILL after the grace period). Resolves to the exit code. */
   stop(graceMs?: number): Promise<number | null>;
@@ -25,6 +25,11 @@ export interface LaunchOptions {
   env?: Record<string, string>;
   /** How long to wait for /health (default 60 s). */
   timeoutMs?: number;
+  /**
+   * How much of what the process writes (stdout and stderr) `output()` keeps: the last 20,000 characters by
+   * default, for diagnostics; `Infinity` keeps all of it, for checks that read the logs.
+   */
+  outputChars?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -112,6 +117,9 @@ export async function waitUntilHealthy(
   }
 }
 
+/** The auth routes' rate limit every launched implementation gets unless told otherwise. */
+export const UNREACHED_AUTH_RATE_LIMIT = 1_000_000_000;
+
 export async function launch(impl: Implementation, options: LaunchOptions): Promise<RunningImplementation> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -121,6 +129,9 @@ export async function launch(impl: Implementation, options: LaunchOptions): Prom
     env: {
       ...process.env,
       NODE_ENV: "production",
+      // The suites and the bench send many logins and registrations from one address: a limit they never reach
+      // (the contract's rate-limit file starts its instances with a small one through options.env).
+      AUTH_RATE_LIMIT: String(UNREACHED_AUTH_RATE_LIMIT),
       ...impl.start.env,
       ...options.env,
       PORT: String(port),
@@ -132,8 +143,10 @@ export async function launch(impl: Implementation, options: LaunchOptions): Prom
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  const outputChars = options.outputChars ?? 20_000;
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
+    output += chunk.toString();
+    if (output.length > outputChars) output = output.slice(-outputChars);
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);

@@ -12,7 +12,7 @@ import { build, freePort, waitUntilHealthy } from "./launcher.ts";
 
 const usage = `usage: pnpm start <implementation> [--port N] [--host HOST]
   ${implementationChoices()}
-  reads DATABASE_URL (required: a migrated and seeded database), JWT_SECRET (required, 16+ characters),
+  reads DATABASE_URL (required: a migrated and seeded database), JWT_SECRET (required, 32+ bytes),
   PORT (default 3000; 0 picks a free port), HOST (default 127.0.0.1), LOG_LEVEL; --port and --host override
   PORT and HOST`;
 
@@ -72,7 +72,10 @@ let jwtSecret: string;
     usageError("DATABASE_URL must be a postgres:// connection string", false);
   }
   jwtSecret = process.env.JWT_SECRET ?? "";
-  if (jwtSecret.length < 16) usageError("JWT_SECRET is not set or shorter than 16 characters", false);
+  // RFC 7518 §3.2, as every implementation checks it (each also refuses the repository's placeholders).
+  if (Buffer.byteLength(jwtSecret) < 32) {
+    usageError("JWT_SECRET is not set or shorter than 32 bytes (e.g. `openssl rand -base64 32`)", false);
+  }
 }
 
 const dir = join(REPO_ROOT, impl.dir);

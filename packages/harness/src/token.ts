@@ -33,3 +33,6 @@ export function forgeToken(
   const iat = options.issuedAt ?? now;
   return signToken(secret, { sub, iat, exp: options.expiresAt ?? iat + 3600 }, { alg: options.alg ?? "HS256" });
 }
+
+/** The `authorization` header of a signed-in user: a fresh token for `sub`, valid for an hour. */
+export const bearerFor = (secret: string, sub: string) => `Bearer ${forgeToken(secret, sub)}`;

@@ -49,8 +49,19 @@ async function request(url: string, path: string, init: RequestInit = {}) {
   }
 }
 
-const postJson = (url: string, path: string, body: unknown) =>
-  request(url, path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const postJson = (url: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  request(url, path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+
+/** The token `email` (a seeded user, by default with the seed password) gets from the server's login; null if refused. */
+export async function loginToken(url: string, email: string, password = SEED_PASSWORD): Promise<string | null> {
+  const login = await postJson(url, "/auth/login", { email, password });
+  const token = (login.body as { token?: unknown } | undefined)?.token;
+  return login.status === 200 && typeof token === "string" ? token : null;
+}
 
 /**
  * Checks the target before the suite runs: it answers /health, it serves the seed and has not been used since,
@@ -117,9 +128,17 @@ async function checkDatabase(url: string, databaseUrl: string) {
     );
   }
   try {
-    // The server's own database: a user created through the API is there, and gone once deleted through it.
+    // The server's own database: a user the seeded admin creates through the API is there, and gone once deleted
+    // through it.
+    const token = await loginToken(url, fixtureUsers.admin.email);
+    if (!token) {
+      throw new UrlTargetError(
+        `cannot check the database: the seeded admin ${fixtureUsers.admin.email} could not log in with the seed password`,
+      );
+    }
+    const authorization = { authorization: `Bearer ${token}` };
     const email = `url-mode-check-${randomUUID()}@contract.example.com`;
-    const created = await postJson(url, "/users", { email, name: "URL Mode Check" });
+    const created = await postJson(url, "/users", { email, name: "URL Mode Check" }, authorization);
     const id = (created.body as { id?: unknown } | undefined)?.id;
     if (created.status !== 201 || typeof id !== "string") {
       throw new UrlTargetError(`cannot check the database: POST /users answered ${created.status}, not 201`);
@@ -132,7 +151,7 @@ async function checkDatabase(url: string, databaseUrl: string) {
         `the database given (--database-url or DATABASE_URL) has no users table the suite can read: ${(error as Error).message}`,
       );
     } finally {
-      await request(url, `/users/${id}`, { method: "DELETE" });
+      await request(url, `/users/${id}`, { method: "DELETE", headers: authorization });
     }
     if (rows.length !== 1) {
       throw new UrlTargetError(

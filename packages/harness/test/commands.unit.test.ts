@@ -10,7 +10,7 @@ describe.each(["dev", "start"])("pnpm %s <implementation>", (command) => {
   const run = (args: string[]) =>
     spawnSync("pnpm", [command, ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH, JWT_SECRET: "a-secret-of-16-chars-or-more" },
+      env: { PATH: process.env.PATH, JWT_SECRET: "a-secret-of-32-bytes-or-more-for-hs256" },
       encoding: "utf8",
     });
 
@@ -42,12 +42,16 @@ describe("pnpm start <name>: its environment and port", () => {
       env: { PATH: process.env.PATH, ...env },
       encoding: "utf8",
     });
-  const valid = { DATABASE_URL: "postgres://postgres@127.0.0.1:1/api_ref", JWT_SECRET: "a-secret-of-16-chars-or-more" };
+  const valid = {
+    DATABASE_URL: "postgres://postgres@127.0.0.1:1/api_ref",
+    JWT_SECRET: "a-secret-of-32-bytes-or-more-for-hs256",
+  };
 
   it.each([
     ["DATABASE_URL is missing", ["express"], { JWT_SECRET: valid.JWT_SECRET }, /^error: DATABASE_URL is not set: /],
     ["DATABASE_URL is not a connection string", ["express"], { ...valid, DATABASE_URL: "db" }, /postgres:\/\//],
     ["JWT_SECRET is too short", ["express"], { ...valid, JWT_SECRET: "short" }, /^error: JWT_SECRET is not set/],
+    ["JWT_SECRET is 31 bytes", ["express"], { ...valid, JWT_SECRET: "x".repeat(31) }, /shorter than 32 bytes/],
     ["the port is not a port", ["express", "--port", "80a"], valid, /^error: the port \(--port or PORT\)/],
   ] as Array<[string, string[], NodeJS.ProcessEnv, RegExp]>)(
     "exits 2 with one line when %s",

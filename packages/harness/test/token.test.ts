@@ -2,7 +2,7 @@
 // signs verifies with the same secret and algorithm, and what it is asked to break is broken.
 import { decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { forgeToken, signToken } from "../src/index.ts";
+import { bearerFor, forgeToken, signToken } from "../src/index.ts";
 
 const SECRET = "a-secret-of-32-characters-exact!";
 const key = new TextEncoder().encode(SECRET);
@@ -44,5 +44,14 @@ describe("signToken", () => {
     expect([header, claims]).toEqual(['{"alg":"HS256"}', '{"sub":42,"exp":9999999999}']);
     const { payload } = await jwtVerify(token, key);
     expect(payload.sub).toBe(42);
+  });
+});
+
+describe("bearerFor", () => {
+  it("is the authorization header of a fresh HS256 token for the principal", async () => {
+    const header = bearerFor(SECRET, "00000000-0000-4000-8000-000000000003");
+    expect(header).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    const { payload } = await jwtVerify(header.slice("Bearer ".length), key, { algorithms: ["HS256"] });
+    expect(payload.sub).toBe("00000000-0000-4000-8000-000000000003");
   });
 });

@@ -1,8 +1,9 @@
 """What Python takes from the Node contract as data: build/contract.json, written by scripts/export-contract.ts
 (packages/python/build/, beside this package: it is installed editable).
 
-The OpenAPI document, the docs page (build/docs.html), the problem catalogue (type, title, status per kind) and
-the methods of every path come from packages/contract, so none of them can drift from what the Node apps serve.
+The OpenAPI document, the docs page (build/docs.html), the problem catalogue (type, title, status per kind), the
+methods of every path and the security headers come from packages/contract, so none of them can drift from what the
+Node apps serve.
 """
 
 from __future__ import annotations
@@ -48,6 +49,22 @@ def docs_html() -> str:
             f"{DOCS_FILE} is missing: run `node packages/python/scripts/export-contract.ts` "
             "(apps/fastapi/scripts/setup.sh does it) to export the contract from packages/contract"
         ) from None
+
+
+def security_headers() -> dict[str, str]:
+    """What every response carries, /docs included (`x-content-type-options`, `x-frame-options`): SECURITY_HEADERS."""
+    return load()["securityHeaders"]["headers"]
+
+
+def api_content_security_policy() -> str:
+    """The `content-security-policy` of every response but /docs: API_CONTENT_SECURITY_POLICY."""
+    return load()["securityHeaders"]["apiContentSecurityPolicy"]
+
+
+def docs_content_security_policy() -> str:
+    """/docs' `content-security-policy`, which allows the page's inline scripts by their SHA-256: made by
+    docsContentSecurityPolicy() from the very page docs_html() serves, so it is not hashed again here."""
+    return load()["securityHeaders"]["docsContentSecurityPolicy"]
 
 
 def wire_parameters(operation_id: str, location: str) -> dict[str, Any] | None:

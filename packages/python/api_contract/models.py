@@ -60,6 +60,9 @@ PriceCents = Annotated[int, JsInt(0, MAX_PRICE_CENTS)]
 Stock = Annotated[int, JsInt(0, MAX_STOCK)]
 Quantity = Annotated[int, JsInt(1, 100)]
 OrderStatus = Literal["pending", "shipped", "delivered", "cancelled"]
+# `customer`: what registration and POST /users make; `admin`: made by a command or the seed, never the API.
+Role = Literal["customer", "admin"]
+ROLES: tuple[Role, ...] = ("customer", "admin")
 Search = Annotated[str, Text(NoNul(), MinLength(1), MaxLength(100))]
 Include = Annotated[
     str,
@@ -81,6 +84,8 @@ ORDER_TRANSITIONS: dict[str, tuple[str, ...]] = {
     "delivered": (),
     "cancelled": (),
 }
+# The one status change a customer may make to their own order; every other is an admin's (403 otherwise).
+CUSTOMER_ORDER_STATUSES: tuple[str, ...] = ("cancelled",)
 
 
 class Strict(BaseModel):
@@ -146,7 +151,8 @@ class UpdateProductBody(PartialBody):
 
 
 class CreateOrderBody(Strict):
-    userId: Id
+    """The order's user is the caller (the token's `sub`), never a field of the body."""
+
     productId: Id
     quantity: Quantity
 
@@ -246,6 +252,7 @@ class User(Strict):
     id: Id
     email: str
     name: str
+    role: Role
     createdAt: Timestamp
     updatedAt: Timestamp
 

@@ -278,7 +278,10 @@ def js_to_number(value: Any) -> float:
     if text == "":
         return 0.0
     if _JS_PREFIXED.fullmatch(text):
-        return float(int(text, 0))
+        try:
+            return float(int(text, 0))
+        except OverflowError:  # past a double's range: Infinity, as in JavaScript
+            return math.inf
     if _JS_DECIMAL.fullmatch(text):
         return float(text.replace("Infinity", "inf"))
     return math.nan

@@ -7,7 +7,8 @@ from typing import Any
 
 from asyncpg import Record
 
-USER_COLUMNS = "id, email, name, created_at, updated_at"
+# `role` is the enum user_role, which asyncpg decodes as its label (a str).
+USER_COLUMNS = "id, email, name, role, created_at, updated_at"
 PRODUCT_COLUMNS = "id, name, description, price_cents, stock, created_at, updated_at"
 ORDER_COLUMNS = "id, user_id, product_id, quantity, unit_price_cents, total_cents, status, created_at, updated_at"
 
@@ -22,6 +23,7 @@ def to_user(row: Record, prefix: str = "") -> dict[str, Any]:
         "id": row[prefix + "id"],
         "email": row[prefix + "email"],
         "name": row[prefix + "name"],
+        "role": row[prefix + "role"],
         "createdAt": iso(row[prefix + "created_at"]),
         "updatedAt": iso(row[prefix + "updated_at"]),
     }

@@ -1,9 +1,9 @@
 """Password hashes and tokens in the formats every implementation reads and writes (docs/api.md,
 "Formats every implementation shares").
 
-- scrypt, stored as `scrypt$N$r$p$<salt base64>$<hash base64>` (N=16384, r=8, p=1, 16-byte salt, 64-byte key),
+- scrypt, stored as `scrypt$N$r$p$<salt base64>$<hash base64>` (N=16384, r=8, p=5, 16-byte salt, 64-byte key),
   byte for byte what packages/db/src/password.ts writes, so a user registered through any implementation logs
-  in through every other;
+  in through every other; a hash stored with other parameters verifies with its own and `needs_rehash`;
 - JWT HS256 signed with JWT_SECRET, `sub` = user id, `iat`, `exp` one hour later; no other algorithm is
   accepted (PyJWT with `algorithms=["HS256"]`), and the claims are checked as jose checks them in the Node apps.
 """
@@ -23,21 +23,37 @@ from typing import Any
 import jwt
 from jwt.warnings import InsecureKeyLengthWarning
 
-from api_contract.problems import ProblemError
-from api_contract.types import JS_WHITESPACE
+from api_contract.types import GUID_PATTERN, JS_WHITESPACE, js_regex
 
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 16384, 8, 1
+from .principal import unauthorized
+
+# OWASP's scrypt minimum is N=2^17, r=8, p=1 (128 MiB a hash); N=2^14, r=8, p=5 is listed as of equal strength in
+# 16 MiB. packages/db/src/password.ts uses the same: a hash made by either verifies in both and is never re-made.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 16384, 8, 5
 KEY_LENGTH, SALT_LENGTH = 64, 16
 MAX_MEM = 64 * 1024 * 1024
 TOKEN_TTL_SECONDS = 3600
 
-# A well-formed hash of no one's password: checking against it costs what a real check costs, so that a login
-# with an unknown e-mail takes as long as one with a wrong password.
-# JWT_SECRET is checked at start-up (16+ characters, as in every implementation); PyJWT's advice to use 32+
-# bytes belongs in the README, not in a warning on every request.
+# JWT_SECRET is checked at start-up (32+ bytes, as in every implementation: settings.py); the tests' interop vectors
+# use shorter keys, which PyJWT would warn about on every token.
 warnings.filterwarnings("ignore", category=InsecureKeyLengthWarning)
 
-DUMMY_HASH = f"scrypt$16384$8$1${base64.b64encode(bytes(16)).decode()}${base64.b64encode(bytes(64)).decode()}"
+# A well-formed hash of no one's password: checking against it costs what a real check costs, so that a login
+# with an unknown e-mail takes as long as one with a wrong password.
+_ZERO_SALT, _ZERO_KEY = base64.b64encode(bytes(16)).decode(), base64.b64encode(bytes(64)).decode()
+DUMMY_HASH = f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_ZERO_SALT}${_ZERO_KEY}"
+
+
+def needs_rehash(stored: str) -> bool:
+    """A stored hash made with other parameters than today's (or of another shape): hash it anew at the next login."""
+    parts = stored.split("$")
+    if len(parts) != 6 or parts[0] != "scrypt":
+        return True
+    current = parts[1:4] == [str(SCRYPT_N), str(SCRYPT_R), str(SCRYPT_P)]
+    try:
+        return not current or len(base64.b64decode(parts[5])) != KEY_LENGTH
+    except ValueError:
+        return True
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, length: int) -> bytes:
@@ -81,37 +97,43 @@ def issue_token(user_id: str, secret: str, now: int | None = None) -> str:
 
 
 _BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)", re.IGNORECASE | re.ASCII)
+# Any `bearer` scheme, whatever follows: what decides between a missing token and a refused one.
+_BEARER_SCHEME = re.compile(f"bearer(?:[{JS_WHITESPACE}]|$)", re.IGNORECASE)
+_is_uuid = js_regex(GUID_PATTERN)
 
 
-def _unauthorized(detail: str) -> ProblemError:
-    return ProblemError("unauthorized", detail)
+def _bearer_token(authorization: str | None) -> str:
+    """The token of an `authorization` header, or a 401: no header or another scheme is a missing token."""
+    value = (authorization or "").strip(JS_WHITESPACE)
+    if not value or not _BEARER_SCHEME.match(value):
+        raise unauthorized("An `authorization: Bearer <token>` header is required.", "missing")
+    match = _BEARER.fullmatch(value)
+    if not match:
+        raise unauthorized("The bearer token is not a JWT.")
+    return match[1]
 
 
 def verify_bearer(authorization: str | None, secret: str) -> str:
-    """The user id a bearer token names; 401 for anything but a valid, unexpired HS256 token."""
-    if not authorization:
-        raise _unauthorized("An `authorization: Bearer <token>` header is required.")
-    match = _BEARER.fullmatch(authorization.strip(JS_WHITESPACE))
-    if not match:
-        raise _unauthorized("The authorization header is not a bearer token.")
+    """The user id a bearer token names; 401 for anything but a valid, unexpired HS256 token whose `sub` is a UUID."""
+    token = _bearer_token(authorization)
     try:
         claims: dict[str, Any] = jwt.decode(
-            match[1],
+            token,
             secret,
             algorithms=["HS256"],
             # jose (the Node apps) ignores `aud` unless asked and accepts an `iat` in the future; so do these.
             options={"require": ["sub", "exp"], "verify_aud": False, "verify_iat": False},
         )
     except jwt.ExpiredSignatureError:
-        raise _unauthorized("The token has expired.") from None
+        raise unauthorized("The token has expired.") from None
     except jwt.PyJWTError:
-        raise _unauthorized("The token is not valid.") from None
+        raise unauthorized("The token is not valid.") from None
     # jose refuses a timing claim that is not a JSON number; PyJWT reads `"exp": "9999999999"` as a number and
     # `true` as 1, and skips a null `iat`. README "Edges of HTTP" (packages/contract): all of them are a 401.
     for name in ("exp", "nbf", "iat"):
         if name in claims and (isinstance(claims[name], bool) or not isinstance(claims[name], (int, float))):
-            raise _unauthorized("The token is not valid.")
+            raise unauthorized("The token is not valid.")
     subject = claims.get("sub")
-    if not isinstance(subject, str):
-        raise _unauthorized("The token names no user.")
+    if not isinstance(subject, str) or not _is_uuid(subject):
+        raise unauthorized("The token names no user.")
     return subject

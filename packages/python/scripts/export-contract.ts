@@ -1,9 +1,10 @@
 // Writes what Python needs from the Node contract, so that api_contract (and through it FastAPI and the raw-asgi
 // baseline) serves the contract's own OpenAPI document and problem catalogue instead of re-declaring them (run by
 // apps/fastapi/scripts/setup.sh, by the tests' conftest.py and as the registry's build step of fastapi):
-//   build/contract.json            the OpenAPI document, the problems, each path's methods, and
+//   build/contract.json            the OpenAPI document, the problems, each path's methods,
 //                                  each operation's path and query parameters as strings on the wire (the
-//                                  document describes them by meaning: an integer, a boolean, an array)
+//                                  document describes them by meaning: an integer, a boolean, an array), and the
+//                                  security headers with both content-security policies (the API's, /docs')
 //   build/docs.html                the /docs page (4 MB: kept out of contract.json, which the app reads at start)
 //   build/validation-vectors.json  tests/validation-corpus.json run through the Zod schemas (what pytest checks
 //                                  the Pydantic models against)
@@ -13,6 +14,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
+  API_CONTENT_SECURITY_POLICY,
+  docsContentSecurityPolicy,
   docsHtml,
   fieldErrors,
   methodsByPath,
@@ -20,6 +23,7 @@ import {
   PROBLEMS,
   type RequestPart,
   routes,
+  SECURITY_HEADERS,
   wireSchema,
 } from "../../contract/src/index.ts";
 import * as schemas from "../../contract/src/schemas.ts";
@@ -50,6 +54,12 @@ const contract = {
       },
     ]),
   ),
+  // The values themselves, the docs page's hashes included: Python serves them byte for byte, computing nothing.
+  securityHeaders: {
+    headers: SECURITY_HEADERS,
+    apiContentSecurityPolicy: API_CONTENT_SECURITY_POLICY,
+    docsContentSecurityPolicy: docsContentSecurityPolicy(),
+  },
 };
 writeJson("contract.json", contract);
 writeWhole("docs.html", docsHtml());

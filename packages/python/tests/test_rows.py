@@ -26,6 +26,8 @@ def fake_value(column: str) -> Any:
         return "0b0f4a4e-8c1a-4f43-9a53-2f6c3d0e9b11"
     if column == "status":
         return "pending"
+    if column == "role":
+        return "customer"
     return 1 if column in INTEGER_COLUMNS else "x"
 
 

@@ -17,13 +17,18 @@ from api_core.security import hash_password_sync, issue_token, verify_bearer, ve
 
 # hashPassword("seed-password-1", salt 00 01 … 0f) in packages/db/src/password.ts
 NODE_HASH = (
-    "scrypt$16384$8$1$AAECAwQFBgcICQoLDA0ODw==$"
-    "E2UjUoX0RPOg+XhoKaV8xHLRHyoC69vJMdJ29aOMPxbSX1eES/dFHZGY34P8aJIcOJ+bXAz+q7V7MyeovQmzrA=="
+    "scrypt$16384$8$5$AAECAwQFBgcICQoLDA0ODw==$"
+    "HYmfPvGzB0mIK7Z69lL+7jUHB5mjB90VEHYBPISHc3dGfMhjwMFOfUhQ3UmK69N/SHW2ELLik2WRysfk2E9gZQ=="
 )
 # hashPassword("pässwörd 😀 long enough", salt f0 e0 … 00): non-ASCII passwords are hashed as UTF-8 on both sides
 NODE_HASH_UNICODE = (
-    "scrypt$16384$8$1$8ODQwLCgkIBwYFBAMCAQAA==$"
-    "xsKLI2jL0cxJRvMLl3zwB6cjTAPREuFojshw3j5dmiXDn1mqGp7UmwMkQ32bzR7BBafDVLLhQOSdW2gYG4AoEQ=="
+    "scrypt$16384$8$5$8ODQwLCgkIBwYFBAMCAQAA==$"
+    "mYhULEW+7xnEHkx1dpcloCaDT3riqwknLJgH54zEheU6XlvM6uZPak8mtss+U7TpcSYLqi8nvRgRUBClWbPUOA=="
+)
+# The same password and salt as NODE_HASH under the parameters used before (p=1): it still verifies, and needs a rehash.
+NODE_HASH_P1 = (
+    "scrypt$16384$8$1$AAECAwQFBgcICQoLDA0ODw==$"
+    "E2UjUoX0RPOg+XhoKaV8xHLRHyoC69vJMdJ29aOMPxbSX1eES/dFHZGY34P8aJIcOJ+bXAz+q7V7MyeovQmzrA=="
 )
 # new SignJWT({}).setProtectedHeader({alg: "HS256", typ: "JWT"}).setSubject(USER).setIssuedAt(1700000000)
 #   .setExpirationTime(1700003600).sign(utf8("interop-secret-0123456789"))
@@ -47,11 +52,18 @@ def test_a_hash_written_by_node_verifies() -> None:
     assert not verify_password_sync("seed-password-2", NODE_HASH)
 
 
+def test_a_hash_with_older_parameters_verifies_and_needs_a_rehash() -> None:
+    assert verify_password_sync("seed-password-1", NODE_HASH_P1)
+    assert security.needs_rehash(NODE_HASH_P1)
+    assert not security.needs_rehash(NODE_HASH)
+    assert security.needs_rehash("bcrypt$x")
+
+
 def test_a_fresh_hash_has_the_shared_format_and_a_random_salt() -> None:
     first, second = hash_password_sync("password-123"), hash_password_sync("password-123")
     assert first != second
     kind, n, r, p, salt, key = first.split("$")
-    assert (kind, n, r, p) == ("scrypt", "16384", "8", "1")
+    assert (kind, n, r, p) == ("scrypt", "16384", "8", "5")
     assert len(base64.b64decode(salt)) == 16 and len(base64.b64decode(key)) == 64
     assert verify_password_sync("password-123", first)
 
@@ -78,7 +90,7 @@ def test_an_unknown_user_or_a_bad_hash_costs_one_scrypt_like_a_wrong_password(
     wrong_password = calls.copy()
     calls.clear()
     assert not verify_password_sync("wrong-password", stored)
-    assert wrong_password == [(16384, 8, 1, 64)]
+    assert wrong_password == [(16384, 8, 5, 64)]
     assert calls == wrong_password
 
 
@@ -127,6 +139,7 @@ def test_a_node_issued_token_is_accepted_until_it_expires() -> None:
         f"Bearer {_token({'alg': 'HS256'}, {'sub': USER})}",  # no exp
         f"Bearer {_token({'alg': 'HS256'}, {'exp': int(time.time()) + 60})}",  # no sub
         f"Bearer {_token({'alg': 'HS256'}, _claims(sub=5))}",
+        f"Bearer {_token({'alg': 'HS256'}, _claims(sub='not-a-uuid'))}",  # a sub that is not a UUID names no user
         f"Bearer {_token({'alg': 'HS256'}, _claims(iat='yesterday'))}",
         f"Bearer {_token({'alg': 'HS256'}, _claims(exp=int(time.time()) - 1))}",
         f"Bearer {_token({'alg': 'HS256'}, _claims(nbf=int(time.time()) + 600))}",
@@ -143,6 +156,25 @@ def test_anything_but_a_valid_hs256_token_is_a_401(authorization: str | None) ->
     with pytest.raises(ProblemError) as raised:
         verify_bearer(authorization, SECRET)
     assert raised.value.status == 401
+    assert raised.value.headers["www-authenticate"].startswith("Bearer")
+
+
+# RFC 6750 §3: no bearer token at all is a bare challenge; a bearer token that was refused says `invalid_token`.
+@pytest.mark.parametrize("authorization", [None, "", "  ", "Basic dXNlcjpwYXNz", "Token abc", "Bearerx a.b.c"])
+def test_no_bearer_token_is_challenged_with_bearer_alone(authorization: str | None) -> None:
+    with pytest.raises(ProblemError) as raised:
+        verify_bearer(authorization, SECRET)
+    assert raised.value.headers == {"www-authenticate": "Bearer"}
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    ["Bearer", "bearer  a.b.c", "Bearer not-a-jwt", "Bearer a.b.c", f"Bearer {NODE_TOKEN}", "BEARER\ta.b.c"],
+)
+def test_a_refused_bearer_token_is_an_invalid_token(authorization: str) -> None:
+    with pytest.raises(ProblemError) as raised:
+        verify_bearer(authorization, SECRET)
+    assert raised.value.headers == {"www-authenticate": 'Bearer error="invalid_token"'}
 
 
 def test_claims_jose_ignores_are_ignored() -> None:

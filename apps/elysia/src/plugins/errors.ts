@@ -5,17 +5,16 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 
 /**
- * The one error handler, `onError`: every error — the contract's `ProblemError`s, Elysia's own (`NOT_FOUND`,
- * `VALIDATION`, `PARSE`), an unreachable database (503) and bugs (500, logged, no details) — leaves as
- * `application/problem+json`. Elysia's defaults (its validation error as JSON of its own, `NOT_FOUND` as text) never
- * reach a client. The status goes through `set`, so that `onAfterResponse` (metrics) sees it.
+ * The one error handler, `onError`: every error — the contract's `ProblemError`s (with their headers: a 401's and
+ * a 403's `www-authenticate`), Elysia's own (`NOT_FOUND`, `VALIDATION`), an unreachable database (503) and bugs
+ * (500, logged, no details) — leaves as `application/problem+json`. Elysia's defaults (its validation error as JSON
+ * of its own, `NOT_FOUND` as text) never reach a client. The status goes through `set`, so that `onAfterResponse`
+ * (metrics) sees it.
  */
 export const problemHandler = (logger: Logger) =>
   new Elysia({ name: "problem-handler" }).onError({ as: "global" }, ({ code, error, request, path, set }) => {
     let answer: ProblemError;
     if (error instanceof ProblemError) answer = error;
-    // What the body parser threw (415, 413, malformed JSON): Elysia hands it over wrapped in its ParseError.
-    else if (code === "PARSE" && error.cause instanceof ProblemError) answer = error.cause;
     else if (code === "NOT_FOUND") {
       // No route took the request. Elysia has no 405: the contract's `unmatched()` decides, from its route table —
       // a 405 with `allow` on a path the contract serves, a 404 elsewhere.

@@ -33,21 +33,19 @@ async function readBytes(request: Request): Promise<Uint8Array> {
 }
 
 /**
- * What the parser answers for a request without a body. Not `undefined`: for that Elysia falls back to its own
- * parser for the content type (`request.json()` of nothing, a parse error). The contract's body schemas refuse
- * `null` as they refuse a missing body, with one error on `body`.
+ * What a request without a body is to the schema: `null`, which the contract's body schemas refuse as they refuse
+ * a missing body, with one error on `body`.
  */
 const NO_BODY = null;
 
 /**
- * Elysia's body parser for the contract, registered by name (`.parser("contractJson", …)`) and chosen per route
- * with `parse: "contractJson"`, in the contract's order: 415 before a byte is read (not JSON, or content-encoded),
- * 413 past 1 MiB (declared or counted), then core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
+ * The contract's body rules, in its order: 415 before a byte is read (not JSON, or content-encoded), 413 past
+ * 1 MiB (declared or counted), then core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
  * `__proto__`/`constructor.prototype` refused, 400 for malformed JSON). Not Elysia's `json` parser, which is
  * `request.json()`: it accepts any content type the route is given, decodes invalid UTF-8 as U+FFFD and keeps
  * prototype-poisoning keys. An empty body is no body: validation then reports `body` as required.
  */
-export const jsonBody = new Elysia({ name: "json-body" }).parser("contractJson", async ({ request }) => {
+async function readJsonBody(request: Request): Promise<unknown> {
   const headers = {
     "content-type": request.headers.get("content-type") ?? undefined,
     "content-encoding": request.headers.get("content-encoding") ?? undefined,
@@ -58,4 +56,16 @@ export const jsonBody = new Elysia({ name: "json-body" }).parser("contractJson",
   if (Number(headers["content-length"] ?? 0) > BODY_LIMIT_BYTES) throw tooLarge();
   const bytes = await readBytes(request);
   return bytes.length > 0 ? parseJsonBody(bytes) : NO_BODY;
+}
+
+/** `json: true` on a route that takes a JSON body: the contract's body rules, then the route's schema. */
+export const jsonBody = new Elysia({ name: "json-body" }).macro({
+  json: {
+    // Elysia parses before every other hook, and the contract answers 401 and 403 first: parsing only claims the body
+    // (not `undefined`, which Elysia's own parsers would take); the route's `transform`, after its group's, reads it.
+    parse: () => NO_BODY,
+    async transform(context) {
+      context.body = await readJsonBody(context.request);
+    },
+  },
 });

@@ -1,15 +1,47 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Elysia } from "elysia";
+import { authorization } from "../plugins/auth.ts";
 import { jsonBody } from "../plugins/json-body.ts";
+import { type RateLimitOptions, rateLimit } from "../plugins/rate-limit.ts";
 
-/** `/auth/register`, `/auth/login`, `/auth/me`. */
-export const authRoutes = ({ auth }: DataAccess) =>
+/** Tokens and the caller's own user are never stored by a cache (RFC 6749 §5.1). */
+const NO_STORE = "no-store";
+
+/**
+ * `/auth/register`, `/auth/login` (anyone, each limited per client address: `rateLimited`, a group's hook, so that it
+ * runs before the route's `json` body read), `/auth/me` (the signed-in caller).
+ */
+export const authRoutes = ({ auth }: DataAccess, limits: RateLimitOptions) =>
   new Elysia({ prefix: "/auth" })
     .use(jsonBody)
-    .post("/register", async ({ body, status }) => status(201, await auth.register(body)), {
-      parse: "contractJson",
-      body: contract.RegisterBody,
-    })
-    .post("/login", ({ body }) => auth.login(body), { parse: "contractJson", body: contract.LoginBody })
-    .get("/me", ({ headers }) => auth.me(headers.authorization));
+    .use(authorization({ auth }))
+    .use(rateLimit(limits))
+    .group("", { rateLimited: true }, (limited) =>
+      limited
+        .post(
+          "/register",
+          async ({ body, set, status }) => {
+            const registered = await auth.register(body);
+            set.headers["cache-control"] = NO_STORE;
+            return status(201, registered);
+          },
+          { json: true, body: contract.RegisterBody },
+        )
+        .post(
+          "/login",
+          async ({ body, set }) => {
+            const token = await auth.login(body);
+            set.headers["cache-control"] = NO_STORE;
+            return token;
+          },
+          { json: true, body: contract.LoginBody },
+        ),
+    )
+    .group("", { auth: "user" }, (signedIn) =>
+      signedIn.get("/me", async ({ principal, set }) => {
+        const user = await auth.me(principal);
+        set.headers["cache-control"] = NO_STORE;
+        return user;
+      }),
+    );

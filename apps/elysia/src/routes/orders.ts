@@ -1,36 +1,48 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Elysia } from "elysia";
+import { authorization } from "../plugins/auth.ts";
 import { jsonBody } from "../plugins/json-body.ts";
 import { validQuery } from "../plugins/validate.ts";
 
-/** `/orders` and `/orders/:id`: a plugin with its prefix, each route's schemas beside its handler. */
-export const orderRoutes = ({ orders }: DataAccess) =>
+/** `/orders` and `/orders/:id`: a plugin with its prefix, a group per access level, each route's schemas beside it. */
+export const orderRoutes = ({ orders, auth }: DataAccess) =>
   new Elysia({ prefix: "/orders" })
     .use(jsonBody)
-    .get("", ({ request }) => orders.list(validQuery(contract.ListOrdersQuery, request)))
-    .post(
-      "",
-      async ({ body, headers, set, status }) => {
-        const { order } = await orders.create(body, headers["idempotency-key"]);
-        set.headers.location = `/orders/${order.id}`;
-        return status(201, order);
-      },
-      { parse: "contractJson", headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody },
+    .use(authorization({ auth }))
+    // Any signed-in caller: a customer reaches only their own orders (core's queries), an admin every order.
+    .group("", { auth: "user" }, (signedIn) =>
+      signedIn
+        .get("", ({ request, principal }) => orders.list(validQuery(contract.ListOrdersQuery, request), principal))
+        .post(
+          "",
+          async ({ body, headers, principal, set, status }) => {
+            const { order } = await orders.create(body, principal, headers["idempotency-key"]);
+            set.headers.location = `/orders/${order.id}`;
+            return status(201, order);
+          },
+          { json: true, headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody },
+        )
+        .get(
+          "/:id",
+          ({ params, principal, request }) =>
+            orders.get(params.id, validQuery(contract.GetOrderQuery, request).include, principal),
+          { params: contract.IdParams },
+        )
+        .patch("/:id", ({ params, body, principal }) => orders.updateStatus(params.id, body.status, principal), {
+          json: true,
+          params: contract.IdParams,
+          body: contract.UpdateOrderBody,
+        }),
     )
-    .get("/:id", ({ params, request }) => orders.get(params.id, validQuery(contract.GetOrderQuery, request).include), {
-      params: contract.IdParams,
-    })
-    .patch("/:id", ({ params, body }) => orders.updateStatus(params.id, body.status), {
-      parse: "contractJson",
-      params: contract.IdParams,
-      body: contract.UpdateOrderBody,
-    })
-    .delete(
-      "/:id",
-      async ({ params, status }) => {
-        await orders.remove(params.id);
-        return status(204);
-      },
-      { params: contract.IdParams },
+    // Deleting an order is an admin's.
+    .group("", { auth: "admin" }, (admins) =>
+      admins.delete(
+        "/:id",
+        async ({ params, status }) => {
+          await orders.remove(params.id);
+          return status(204);
+        },
+        { params: contract.IdParams },
+      ),
     );

@@ -1,34 +1,44 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Elysia } from "elysia";
+import { authorization } from "../plugins/auth.ts";
 import { jsonBody } from "../plugins/json-body.ts";
 import { validQuery } from "../plugins/validate.ts";
 
-/** `/users` and `/users/:id`: a plugin with its prefix, each route's schemas beside its handler. */
-export const userRoutes = ({ users }: DataAccess) =>
+/** `/users` and `/users/:id`: a plugin with its prefix, a group per access level, each route's schemas beside it. */
+export const userRoutes = ({ users, auth }: DataAccess) =>
   new Elysia({ prefix: "/users" })
     .use(jsonBody)
-    .get("", ({ request }) => users.list(validQuery(contract.ListUsersQuery, request)))
-    .post(
-      "",
-      async ({ body, set, status }) => {
-        const user = await users.create(body);
-        set.headers.location = `/users/${user.id}`;
-        return status(201, user);
-      },
-      { parse: "contractJson", body: contract.CreateUserBody },
+    .use(authorization({ auth }))
+    // Listing and creating users is an admin's.
+    .group("", { auth: "admin" }, (admins) =>
+      admins
+        .get("", ({ request }) => users.list(validQuery(contract.ListUsersQuery, request)))
+        .post(
+          "",
+          async ({ body, set, status }) => {
+            const user = await users.create(body);
+            set.headers.location = `/users/${user.id}`;
+            return status(201, user);
+          },
+          { json: true, body: contract.CreateUserBody },
+        ),
     )
-    .get("/:id", ({ params }) => users.get(params.id), { params: contract.IdParams })
-    .patch("/:id", ({ params, body }) => users.update(params.id, body), {
-      parse: "contractJson",
-      params: contract.IdParams,
-      body: contract.UpdateUserBody,
-    })
-    .delete(
-      "/:id",
-      async ({ params, status }) => {
-        await users.remove(params.id);
-        return status(204);
-      },
-      { params: contract.IdParams },
+    // Any signed-in caller, on their own row (core's queries answer 404 for another's); an admin, on any.
+    .group("", { auth: "user" }, (signedIn) =>
+      signedIn
+        .get("/:id", ({ params, principal }) => users.get(params.id, principal), { params: contract.IdParams })
+        .patch("/:id", ({ params, body, principal }) => users.update(params.id, body, principal), {
+          json: true,
+          params: contract.IdParams,
+          body: contract.UpdateUserBody,
+        })
+        .delete(
+          "/:id",
+          async ({ params, principal, status }) => {
+            await users.remove(params.id, principal);
+            return status(204);
+          },
+          { params: contract.IdParams },
+        ),
     );

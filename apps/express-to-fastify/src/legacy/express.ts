@@ -40,20 +40,38 @@ const restoreOriginalUrl: RequestHandler = (req, _res, next) => {
   next();
 };
 
+export interface ExpressRoutersOptions {
+  logger: Logger;
+  /** Requests per client address and window to each of register and login (`config.authRateLimit`). */
+  authRateLimit: number;
+}
+
 /** The Express sub-app: the settings of apps/express/src/app.ts, the routers not moved yet, the error middleware. */
-export function expressRouters(dataAccess: DataAccess, logger: Logger) {
+export function expressRouters(
+  dataAccess: DataAccess,
+  logger: Logger,
+  { authRateLimit }: Pick<ExpressRoutersOptions, "authRateLimit">,
+) {
   const app = express();
   // The settings of the Express app (see its README): a mounted sub-app uses its own.
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(restoreOriginalUrl);
+  // Not apps/express's `securityHeaders` (helmet): Fastify's @fastify/helmet owns the security headers of every
+  // response, these routers' included. Its onRequest hooks (apps/fastify's plugins/external/helmet.ts, in
+  // appPlugins) run before this sub-app and write them on the raw response Express answers on; Fastify needs them
+  // anyway for what only it answers (native routes, the 404, a path it cannot decode). Express's helmet here would
+  // write the same headers a second time on every request: two configurations to keep equal, the later one
+  // silently winning. They are cross-cutting, like the request id: one owner, the server's.
 
-  // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
-  // calls next() for any other path: Fastify then routes the request itself.
+  // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), with its
+  // own `authenticate`/`requireAdmin` middleware per route (apps/express's middleware/auth.ts), and calls next()
+  // for any other path: Fastify then routes the request itself. Register and login bring their express-rate-limit
+  // limiter (apps/express's middleware/rate-limit.ts): it moves with the routes, to @fastify/rate-limit.
   app.use(userRoutes(dataAccess));
   app.use(orderRoutes(dataAccess));
-  app.use(authRoutes(dataAccess));
+  app.use(authRoutes(dataAccess, { authRateLimit }));
   // Moved to Fastify (apps/fastify's src/routes/products.ts, registered in app.ts): app.use(productRoutes(dataAccess));
 
   // No catch-all 404 here: it would answer every path Fastify serves, since Express runs first. Errors raised in
@@ -71,11 +89,11 @@ export const expressRoute = (request: FastifyRequest) =>
   (request.raw as Partial<Request>).route?.path as string | undefined;
 
 /** Mounts the Express routers in front of Fastify's router: @fastify/express runs them in an `onRequest` hook. */
-export default fp<{ logger: Logger }>(
-  async (fastify, { logger }) => {
+export default fp<ExpressRoutersOptions>(
+  async (fastify, { logger, authRateLimit }) => {
     fastify.addHook("onRequest", keepUrlAsSent);
     await fastify.register(fastifyExpress);
-    fastify.use(expressRouters(fastify.dataAccess, logger));
+    fastify.use(expressRouters(fastify.dataAccess, logger, { authRateLimit }));
   },
-  { name: "express-routers", dependencies: ["data-access", "request-id"] },
+  { name: "express-routers", dependencies: ["data-access", "helmet", "request-id"] },
 );

@@ -10,6 +10,7 @@ import { authRoutes } from "@api-ref/express/routes/auth";
 import { orderRoutes } from "@api-ref/express/routes/orders";
 import { productRoutes } from "@api-ref/express/routes/products";
 import { RequestContextMiddleware } from "@api-ref/nestjs/common/request-context.middleware";
+import { APP_CONFIG, type AppConfig } from "@api-ref/nestjs/config";
 import { DATA_ACCESS } from "@api-ref/nestjs/data-access/data-access.module";
 import { Inject, Injectable, type NestMiddleware } from "@nestjs/common";
 import { type Request, type Response, Router } from "express";
@@ -25,14 +26,21 @@ declare module "http" {
 /** Injection token of the pino logger the Express error middleware logs with (see app.module.ts). */
 export const LEGACY_LOGGER = Symbol("LEGACY_LOGGER");
 
-/** The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app. */
-export function expressRouters(dataAccess: DataAccess, logger: Logger) {
+/**
+ * The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app.
+ * `authRateLimit` is the limit of register and login (`config.authRateLimit`), which the auth router enforces.
+ */
+export function expressRouters(dataAccess: DataAccess, logger: Logger, { authRateLimit }: { authRateLimit: number }) {
   const router = Router();
   // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
-  // calls next() for any other path: Nest then routes the request itself.
+  // calls next() for any other path: Nest then routes the request itself. Each also authenticates its own routes
+  // (apps/express's `authenticate`, `requireAdmin`, per route): an auth middleware here, `router.use()`d for every
+  // path, would refuse Nest's public routes too. The auth router limits its register and login with
+  // express-rate-limit, per route, as in apps/express (the key is `req.ip`: the socket's address, since Nest's
+  // Express instance trusts no proxy); moved to Nest, they get apps/nestjs's AuthModule and its throttler instead.
   router.use(productRoutes(dataAccess));
   router.use(orderRoutes(dataAccess));
-  router.use(authRoutes(dataAccess));
+  router.use(authRoutes(dataAccess, { authRateLimit }));
   // Moved to Nest (UsersModule of apps/nestjs, imported in app.module.ts): router.use(userRoutes(dataAccess));
 
   // No catch-all 404 here: it would answer every path Nest serves, since this runs first. Errors raised in the
@@ -53,8 +61,12 @@ export function expressRouters(dataAccess: DataAccess, logger: Logger) {
 export class LegacyExpressMiddleware implements NestMiddleware<IncomingMessage, ServerResponse> {
   private readonly router: Router;
 
-  constructor(@Inject(DATA_ACCESS) dataAccess: DataAccess, @Inject(LEGACY_LOGGER) logger: Logger) {
-    this.router = expressRouters(dataAccess, logger);
+  constructor(
+    @Inject(DATA_ACCESS) dataAccess: DataAccess,
+    @Inject(LEGACY_LOGGER) logger: Logger,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.router = expressRouters(dataAccess, logger, config);
   }
 
   use(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) {

@@ -1,23 +1,29 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
+import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
-export function orderRoutes({ orders }: DataAccess) {
+export function orderRoutes({ orders, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
 
+  // A customer reaches only their own orders (core's queries hold the condition: another's is a 404) and may only
+  // cancel one (core's 403); deleting is an admin's.
   router
     .route("/orders")
-    .get(validate({ query: contract.ListOrdersQuery }), async (_req, res) => {
-      res.json(await orders.list(res.locals.query));
+    .get(signedIn, validate({ query: contract.ListOrdersQuery }), async (_req, res) => {
+      res.json(await orders.list(res.locals.query, res.locals.principal));
     })
     .post(
+      signedIn,
       jsonBody,
       validate({ headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody }),
       async (req, res) => {
-        const { order } = await orders.create(req.body, res.locals.headers["idempotency-key"]);
+        const { principal, headers } = res.locals;
+        const { order } = await orders.create(req.body, principal, headers["idempotency-key"]);
         res.status(201).location(`/orders/${order.id}`).json(order);
       },
     )
@@ -25,13 +31,18 @@ export function orderRoutes({ orders }: DataAccess) {
 
   router
     .route("/orders/:id")
-    .get(validate({ params: contract.IdParams, query: contract.GetOrderQuery }), async (_req, res) => {
-      res.json(await orders.get(res.locals.params.id, res.locals.query.include));
+    .get(signedIn, validate({ params: contract.IdParams, query: contract.GetOrderQuery }), async (_req, res) => {
+      res.json(await orders.get(res.locals.params.id, res.locals.query.include, res.locals.principal));
     })
-    .patch(jsonBody, validate({ params: contract.IdParams, body: contract.UpdateOrderBody }), async (req, res) => {
-      res.json(await orders.updateStatus(res.locals.params.id, req.body.status));
-    })
-    .delete(validate({ params: contract.IdParams }), async (_req, res) => {
+    .patch(
+      signedIn,
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateOrderBody }),
+      async (req, res) => {
+        res.json(await orders.updateStatus(res.locals.params.id, req.body.status, res.locals.principal));
+      },
+    )
+    .delete(signedIn, requireAdmin, validate({ params: contract.IdParams }), async (_req, res) => {
       await orders.remove(res.locals.params.id);
       res.status(204).end();
     })

@@ -1,19 +1,22 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
+import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
-export function productRoutes({ products }: DataAccess) {
+export function productRoutes({ products, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
 
+  // Anyone reads products; only admins write them.
   router
     .route("/products")
     .get(validate({ query: contract.ListProductsQuery }), async (_req, res) => {
       res.json(await products.list(res.locals.query));
     })
-    .post(jsonBody, validate({ body: contract.CreateProductBody }), async (req, res) => {
+    .post(signedIn, requireAdmin, jsonBody, validate({ body: contract.CreateProductBody }), async (req, res) => {
       const product = await products.create(req.body);
       res.status(201).location(`/products/${product.id}`).json(product);
     })
@@ -24,10 +27,16 @@ export function productRoutes({ products }: DataAccess) {
     .get(validate({ params: contract.IdParams }), async (_req, res) => {
       res.json(await products.get(res.locals.params.id));
     })
-    .patch(jsonBody, validate({ params: contract.IdParams, body: contract.UpdateProductBody }), async (req, res) => {
-      res.json(await products.update(res.locals.params.id, req.body));
-    })
-    .delete(validate({ params: contract.IdParams }), async (_req, res) => {
+    .patch(
+      signedIn,
+      requireAdmin,
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateProductBody }),
+      async (req, res) => {
+        res.json(await products.update(res.locals.params.id, req.body));
+      },
+    )
+    .delete(signedIn, requireAdmin, validate({ params: contract.IdParams }), async (_req, res) => {
       await products.remove(res.locals.params.id);
       res.status(204).end();
     })

@@ -1,34 +1,42 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
+import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
-export function userRoutes({ users }: DataAccess) {
+export function userRoutes({ users, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
 
   router
     .route("/users")
-    .get(validate({ query: contract.ListUsersQuery }), async (_req, res) => {
+    .get(signedIn, requireAdmin, validate({ query: contract.ListUsersQuery }), async (_req, res) => {
       res.json(await users.list(res.locals.query));
     })
-    .post(jsonBody, validate({ body: contract.CreateUserBody }), async (req, res) => {
+    .post(signedIn, requireAdmin, jsonBody, validate({ body: contract.CreateUserBody }), async (req, res) => {
       const user = await users.create(req.body);
       res.status(201).location(`/users/${user.id}`).json(user);
     })
     .all(methodNotAllowed("/users"));
 
+  // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
   router
     .route("/users/:id")
-    .get(validate({ params: contract.IdParams }), async (_req, res) => {
-      res.json(await users.get(res.locals.params.id));
+    .get(signedIn, validate({ params: contract.IdParams }), async (_req, res) => {
+      res.json(await users.get(res.locals.params.id, res.locals.principal));
     })
-    .patch(jsonBody, validate({ params: contract.IdParams, body: contract.UpdateUserBody }), async (req, res) => {
-      res.json(await users.update(res.locals.params.id, req.body));
-    })
-    .delete(validate({ params: contract.IdParams }), async (_req, res) => {
-      await users.remove(res.locals.params.id);
+    .patch(
+      signedIn,
+      jsonBody,
+      validate({ params: contract.IdParams, body: contract.UpdateUserBody }),
+      async (req, res) => {
+        res.json(await users.update(res.locals.params.id, req.body, res.locals.principal));
+      },
+    )
+    .delete(signedIn, validate({ params: contract.IdParams }), async (_req, res) => {
+      await users.remove(res.locals.params.id, res.locals.principal);
       res.status(204).end();
     })
     .all(methodNotAllowed("/users/:id"));

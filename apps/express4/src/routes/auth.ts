@@ -1,21 +1,37 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import { authenticate } from "@api-ref/express/middleware/auth";
 import { methodNotAllowed } from "@api-ref/express/middleware/errors";
+import { authRateLimit } from "@api-ref/express/middleware/rate-limit";
 import { validate } from "@api-ref/express/middleware/validate";
-import { Router } from "express4";
+import { type RequestHandler, Router } from "express4";
 import { asyncHandler } from "../middleware/async-handler.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 
-export function authRoutes({ auth }: DataAccess) {
+// Tokens and the caller's own user are never to be cached (RFC 6749 §5.1); set once the answer is known, so that
+// an error keeps the error handler's headers alone.
+const NO_STORE = { "cache-control": "no-store" };
+
+export interface AuthRoutesOptions {
+  /** Requests per client address and window to each of register and login (`config.authRateLimit`). */
+  authRateLimit: number;
+}
+
+export function authRoutes({ auth }: DataAccess, { authRateLimit: limit }: AuthRoutesOptions) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
+  // A limiter of its own for each route, so that each is counted apart; before jsonBody, so before the body is read.
+  const rateLimited = (): RequestHandler => authRateLimit(limit);
 
   router
     .route("/auth/register")
     .post(
+      rateLimited(),
       jsonBody,
       validate({ body: contract.RegisterBody }),
       asyncHandler(async (req, res) => {
-        res.status(201).json(await auth.register(req.body));
+        const registered = await auth.register(req.body);
+        res.status(201).set(NO_STORE).json(registered);
       }),
     )
     .all(methodNotAllowed("/auth/register"));
@@ -23,10 +39,12 @@ export function authRoutes({ auth }: DataAccess) {
   router
     .route("/auth/login")
     .post(
+      rateLimited(),
       jsonBody,
       validate({ body: contract.LoginBody }),
       asyncHandler(async (req, res) => {
-        res.json(await auth.login(req.body));
+        const token = await auth.login(req.body);
+        res.set(NO_STORE).json(token);
       }),
     )
     .all(methodNotAllowed("/auth/login"));
@@ -34,8 +52,10 @@ export function authRoutes({ auth }: DataAccess) {
   router
     .route("/auth/me")
     .get(
-      asyncHandler(async (req, res) => {
-        res.json(await auth.me(req.get("authorization")));
+      signedIn,
+      asyncHandler(async (_req, res) => {
+        const user = await auth.me(res.locals.principal);
+        res.set(NO_STORE).json(user);
       }),
     )
     .all(methodNotAllowed("/auth/me"));

@@ -1,27 +1,34 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
 import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
 import { asyncHandler } from "../middleware/async-handler.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 
-export function orderRoutes({ orders }: DataAccess) {
+export function orderRoutes({ orders, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
 
+  // A customer reaches only their own orders (core's queries hold the condition: another's is a 404) and may only
+  // cancel one (core's 403); deleting is an admin's.
   router
     .route("/orders")
     .get(
+      signedIn,
       validate({ query: contract.ListOrdersQuery }),
       asyncHandler(async (_req, res) => {
-        res.json(await orders.list(res.locals.query));
+        res.json(await orders.list(res.locals.query, res.locals.principal));
       }),
     )
     .post(
+      signedIn,
       jsonBody,
       validate({ headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody }),
       asyncHandler(async (req, res) => {
-        const { order } = await orders.create(req.body, res.locals.headers["idempotency-key"]);
+        const { principal, headers } = res.locals;
+        const { order } = await orders.create(req.body, principal, headers["idempotency-key"]);
         res.status(201).location(`/orders/${order.id}`).json(order);
       }),
     )
@@ -30,19 +37,23 @@ export function orderRoutes({ orders }: DataAccess) {
   router
     .route("/orders/:id")
     .get(
+      signedIn,
       validate({ params: contract.IdParams, query: contract.GetOrderQuery }),
       asyncHandler(async (_req, res) => {
-        res.json(await orders.get(res.locals.params.id, res.locals.query.include));
+        res.json(await orders.get(res.locals.params.id, res.locals.query.include, res.locals.principal));
       }),
     )
     .patch(
+      signedIn,
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateOrderBody }),
       asyncHandler(async (req, res) => {
-        res.json(await orders.updateStatus(res.locals.params.id, req.body.status));
+        res.json(await orders.updateStatus(res.locals.params.id, req.body.status, res.locals.principal));
       }),
     )
     .delete(
+      signedIn,
+      requireAdmin,
       validate({ params: contract.IdParams }),
       asyncHandler(async (_req, res) => {
         await orders.remove(res.locals.params.id);

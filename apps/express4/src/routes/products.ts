@@ -1,14 +1,17 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
 import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
 import { asyncHandler } from "../middleware/async-handler.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 
-export function productRoutes({ products }: DataAccess) {
+export function productRoutes({ products, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
 
+  // Anyone reads products; only admins write them.
   router
     .route("/products")
     .get(
@@ -18,6 +21,8 @@ export function productRoutes({ products }: DataAccess) {
       }),
     )
     .post(
+      signedIn,
+      requireAdmin,
       jsonBody,
       validate({ body: contract.CreateProductBody }),
       asyncHandler(async (req, res) => {
@@ -36,6 +41,8 @@ export function productRoutes({ products }: DataAccess) {
       }),
     )
     .patch(
+      signedIn,
+      requireAdmin,
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateProductBody }),
       asyncHandler(async (req, res) => {
@@ -43,6 +50,8 @@ export function productRoutes({ products }: DataAccess) {
       }),
     )
     .delete(
+      signedIn,
+      requireAdmin,
       validate({ params: contract.IdParams }),
       asyncHandler(async (_req, res) => {
         await products.remove(res.locals.params.id);

@@ -1,23 +1,29 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
 import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
 import { asyncHandler } from "../middleware/async-handler.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 
-export function userRoutes({ users }: DataAccess) {
+export function userRoutes({ users, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
+  const signedIn = authenticate(auth);
 
   router
     .route("/users")
     .get(
+      signedIn,
+      requireAdmin,
       validate({ query: contract.ListUsersQuery }),
       asyncHandler(async (_req, res) => {
         res.json(await users.list(res.locals.query));
       }),
     )
     .post(
+      signedIn,
+      requireAdmin,
       jsonBody,
       validate({ body: contract.CreateUserBody }),
       asyncHandler(async (req, res) => {
@@ -27,25 +33,29 @@ export function userRoutes({ users }: DataAccess) {
     )
     .all(methodNotAllowed("/users"));
 
+  // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
   router
     .route("/users/:id")
     .get(
+      signedIn,
       validate({ params: contract.IdParams }),
       asyncHandler(async (_req, res) => {
-        res.json(await users.get(res.locals.params.id));
+        res.json(await users.get(res.locals.params.id, res.locals.principal));
       }),
     )
     .patch(
+      signedIn,
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateUserBody }),
       asyncHandler(async (req, res) => {
-        res.json(await users.update(res.locals.params.id, req.body));
+        res.json(await users.update(res.locals.params.id, req.body, res.locals.principal));
       }),
     )
     .delete(
+      signedIn,
       validate({ params: contract.IdParams }),
       asyncHandler(async (_req, res) => {
-        await users.remove(res.locals.params.id);
+        await users.remove(res.locals.params.id, res.locals.principal);
         res.status(204).end();
       }),
     )

@@ -34,7 +34,13 @@ export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   // The contract's own document: both modes serve the same one, whatever their schemas compile to.
   fastify.get("/openapi.json", async () => contract.openApiDocument);
 
-  fastify.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(contract.docsHtml()));
+  // The one HTML page: its own policy (its inline scripts by hash) replaces the API's, set by the helmet plugin.
+  fastify.get("/docs", async (_request, reply) =>
+    reply
+      .header("content-security-policy", contract.docsContentSecurityPolicy())
+      .type("text/html; charset=utf-8")
+      .send(contract.docsHtml()),
+  );
 
   for (const path of ["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"]) {
     refuseOtherMethods(fastify, path);

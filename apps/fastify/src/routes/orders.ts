@@ -2,6 +2,7 @@ import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import type { preValidationHookHandler } from "fastify";
 import { refuseOtherMethods } from "../errors.ts";
+import { callerOf } from "../plugins/app/auth.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -19,44 +20,62 @@ const idempotencyKeyHeader: preValidationHookHandler = async (request) => {
   request.idempotencyKey = headers["idempotency-key"];
 };
 
+/**
+ * Anyone signed in places orders (as themself) and reaches orders, a customer only their own (core's queries; core
+ * also refuses a customer any status but cancelled); only admins delete them.
+ */
 export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.dataAccess;
   fastify.decorateRequest("idempotencyKey", undefined);
 
   fastify.get(
     "/orders",
-    { schema: { querystring: contract.ListOrdersQuery, response: { 200: contract.OrderList } } },
-    (request) => orders.list(request.query),
+    {
+      onRequest: [fastify.authenticate],
+      schema: { querystring: contract.ListOrdersQuery, response: { 200: contract.OrderList } },
+    },
+    (request) => orders.list(request.query, callerOf(request)),
   );
 
   fastify.post(
     "/orders",
     {
+      onRequest: [fastify.authenticate],
       preValidation: idempotencyKeyHeader,
       schema: { body: contract.CreateOrderBody, response: { 201: contract.Order } },
     },
     async (request, reply) => {
-      const { order } = await orders.create(request.body, request.idempotencyKey);
+      const { order } = await orders.create(request.body, callerOf(request), request.idempotencyKey);
       return reply.code(201).header("location", `/orders/${order.id}`).send(order);
     },
   );
 
   fastify.get(
     "/orders/:id",
-    { schema: { params: contract.IdParams, querystring: contract.GetOrderQuery, response: { 200: contract.Order } } },
-    (request) => orders.get(request.params.id, request.query.include),
+    {
+      onRequest: [fastify.authenticate],
+      schema: { params: contract.IdParams, querystring: contract.GetOrderQuery, response: { 200: contract.Order } },
+    },
+    (request) => orders.get(request.params.id, request.query.include, callerOf(request)),
   );
 
   fastify.patch(
     "/orders/:id",
-    { schema: { params: contract.IdParams, body: contract.UpdateOrderBody, response: { 200: contract.Order } } },
-    (request) => orders.updateStatus(request.params.id, request.body.status),
+    {
+      onRequest: [fastify.authenticate],
+      schema: { params: contract.IdParams, body: contract.UpdateOrderBody, response: { 200: contract.Order } },
+    },
+    (request) => orders.updateStatus(request.params.id, request.body.status, callerOf(request)),
   );
 
-  fastify.delete("/orders/:id", { schema: { params: contract.IdParams } }, async (request, reply) => {
-    await orders.remove(request.params.id);
-    return reply.code(204).send();
-  });
+  fastify.delete(
+    "/orders/:id",
+    { onRequest: [fastify.authenticate, fastify.requireAdmin], schema: { params: contract.IdParams } },
+    async (request, reply) => {
+      await orders.remove(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   refuseOtherMethods(fastify, "/orders");
   refuseOtherMethods(fastify, "/orders/:id");

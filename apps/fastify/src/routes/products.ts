@@ -2,6 +2,7 @@ import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { refuseOtherMethods } from "../errors.ts";
 
+/** Anyone reads products; only admins write them. */
 export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { products } = fastify.dataAccess;
 
@@ -13,7 +14,10 @@ export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
 
   fastify.post(
     "/products",
-    { schema: { body: contract.CreateProductBody, response: { 201: contract.Product } } },
+    {
+      onRequest: [fastify.authenticate, fastify.requireAdmin],
+      schema: { body: contract.CreateProductBody, response: { 201: contract.Product } },
+    },
     async (request, reply) => {
       const product = await products.create(request.body);
       return reply.code(201).header("location", `/products/${product.id}`).send(product);
@@ -28,14 +32,21 @@ export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
 
   fastify.patch(
     "/products/:id",
-    { schema: { params: contract.IdParams, body: contract.UpdateProductBody, response: { 200: contract.Product } } },
+    {
+      onRequest: [fastify.authenticate, fastify.requireAdmin],
+      schema: { params: contract.IdParams, body: contract.UpdateProductBody, response: { 200: contract.Product } },
+    },
     (request) => products.update(request.params.id, request.body),
   );
 
-  fastify.delete("/products/:id", { schema: { params: contract.IdParams } }, async (request, reply) => {
-    await products.remove(request.params.id);
-    return reply.code(204).send();
-  });
+  fastify.delete(
+    "/products/:id",
+    { onRequest: [fastify.authenticate, fastify.requireAdmin], schema: { params: contract.IdParams } },
+    async (request, reply) => {
+      await products.remove(request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   refuseOtherMethods(fastify, "/products");
   refuseOtherMethods(fastify, "/products/:id");

@@ -1,5 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import { payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
+import { forbidden, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import type { Boom } from "@hapi/boom";
 import type { Plugin, Request } from "@hapi/hapi";
 import type { Logger } from "pino";
@@ -9,6 +9,9 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
   // Hapi boomifies what a handler throws in place, so the contract's errors are still what they were.
   if (error instanceof ProblemError) return error;
   switch (error.output.statusCode) {
+    // Hapi's scope check (`auth.access.scope`): the contract's 403, with its `insufficient_scope` challenge.
+    case 403:
+      return forbidden();
     case 404:
       return problem("notFound", `Nothing lives at ${request.path}.`);
     case 413:
@@ -27,8 +30,9 @@ function toProblem(error: Boom, request: Request, logger: Logger): ProblemError 
 
 /**
  * Hapi answers errors with Boom's JSON (`{ statusCode, error, message }`); here none of those bodies reaches a
- * client: on `onPreResponse`, every Boom — the contract's `ProblemError`s thrown in handlers, validation and
- * extension points, and Hapi's own 404/413/415/400/500 — is replaced by `application/problem+json`.
+ * client: on `onPreResponse`, every Boom — the contract's `ProblemError`s thrown in handlers, validation, extension
+ * points and the auth scheme (a 401 and its `www-authenticate`), and Hapi's own 403/404/413/415/400/500 — is
+ * replaced by `application/problem+json`, with the problem's headers.
  */
 export const problemHandler: Plugin<{ logger: Logger }> = {
   name: "problem-handler",

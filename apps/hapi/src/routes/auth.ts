@@ -1,9 +1,15 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
-import type { Plugin } from "@hapi/hapi";
+import type { Plugin, RouteOptionsCache } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
-import { validateWith } from "../validate.ts";
+import { principal } from "../plugins/auth.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
+
+/** Tokens and the caller's own user are never stored by a cache (RFC 6749 §5.1): Hapi's `cache-control` for them. */
+const noStore: RouteOptionsCache = { otherwise: "no-store" };
+
+/** Counted by the auth rate limit (`plugins/rate-limit.ts`), per client address, each route apart. */
+const rateLimited = { "auth-rate-limit": true };
 
 export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "auth-routes",
@@ -12,8 +18,10 @@ export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/auth/register",
       options: {
-        ...jsonBody,
-        validate: validateWith({ payload: contract.RegisterBody }),
+        auth: false,
+        cache: noStore,
+        plugins: rateLimited,
+        ...jsonBody(contract.RegisterBody),
         handler: async (request, h) => h.response(await auth.register(request.payload)).code(201),
       },
     });
@@ -21,15 +29,17 @@ export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/auth/login",
       options: {
-        ...jsonBody,
-        validate: validateWith({ payload: contract.LoginBody }),
+        auth: false,
+        cache: noStore,
+        plugins: rateLimited,
+        ...jsonBody(contract.LoginBody),
         handler: (request) => auth.login(request.payload),
       },
     });
     server.route({
       method: "GET",
       path: "/auth/me",
-      handler: (request) => auth.me(request.raw.req.headers.authorization),
+      options: { cache: noStore, handler: (request) => auth.me(principal(request)) },
     });
     server.route(["/auth/register", "/auth/login", "/auth/me"].map(methodNotAllowed));
   },

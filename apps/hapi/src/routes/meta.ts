@@ -3,22 +3,25 @@ import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
-import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
 export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }> = {
   name: "meta-routes",
   register(server, { dataAccess, metrics }) {
+    // Every route here is public.
+    const options = { auth: false } as const;
     server.route([
-      { method: "GET", path: "/", handler: (_request, h) => h.response("Hello World!").type("text/plain") },
+      { method: "GET", path: "/", options, handler: (_request, h) => h.response("Hello World!").type("text/plain") },
       {
         method: "GET",
         path: "/health",
+        options,
         handler: () => ({ status: "ok", timestamp: Date.now(), framework: metrics.framework }),
       },
       {
         method: "GET",
         path: "/ready",
+        options,
         async handler() {
           await dataAccess.ping();
           return { status: "ok" };
@@ -27,17 +30,24 @@ export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }
       {
         method: "GET",
         path: "/metrics",
+        options,
         handler: async (_request, h) => h.response(await metrics.render()).type(metrics.contentType),
       },
-      { method: "GET", path: "/openapi.json", handler: () => contract.openApiDocument },
-      { method: "GET", path: "/docs", handler: (_request, h) => h.response(contract.docsHtml()).type("text/html") },
+      { method: "GET", path: "/openapi.json", options, handler: () => contract.openApiDocument },
+      {
+        method: "GET",
+        path: "/docs",
+        // The page's own policy, which allows its two inline scripts by hash (`plugins/content-security-policy.ts`).
+        options: { ...options, plugins: { "content-security-policy": contract.docsContentSecurityPolicy() } },
+        handler: (_request, h) => h.response(contract.docsHtml()).type("text/html"),
+      },
     ]);
     server.route<{ Payload: contract.EchoBody }>({
       method: "POST",
       path: "/echo",
       options: {
-        ...jsonBody,
-        validate: validateWith({ payload: contract.EchoBody }),
+        ...options,
+        ...jsonBody(contract.EchoBody),
         handler: (request) => ({ ...request.payload, txnId: randomUUID() }),
       },
     });

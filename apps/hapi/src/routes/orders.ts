@@ -2,9 +2,14 @@ import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
+import { principal } from "../plugins/auth.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
+/**
+ * Every order route needs a signed-in caller (the default strategy); a customer reaches only their own orders
+ * (core's queries). Deleting an order is an admin's.
+ */
 export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "order-routes",
   register(server, { dataAccess: { orders } }) {
@@ -13,17 +18,18 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
       path: "/orders",
       options: {
         validate: validateWith({ query: contract.ListOrdersQuery }),
-        handler: (request) => orders.list(request.query),
+        handler: (request) => orders.list(request.query, principal(request)),
       },
     });
     server.route<{ Headers: contract.CreateOrderHeaders; Payload: contract.CreateOrderBody }>({
       method: "POST",
       path: "/orders",
       options: {
-        ...jsonBody,
-        validate: validateWith({ headers: contract.CreateOrderHeaders, payload: contract.CreateOrderBody }),
+        ...jsonBody(contract.CreateOrderBody),
+        validate: validateWith({ headers: contract.CreateOrderHeaders }),
         async handler(request, h) {
-          const { order } = await orders.create(request.payload, request.headers["idempotency-key"]);
+          const idempotencyKey = request.headers["idempotency-key"];
+          const { order } = await orders.create(request.payload, principal(request), idempotencyKey);
           return h.response(order).code(201).location(`/orders/${order.id}`);
         },
       },
@@ -33,22 +39,23 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
       path: "/orders/{id}",
       options: {
         validate: validateWith({ params: contract.IdParams, query: contract.GetOrderQuery }),
-        handler: (request) => orders.get(request.params.id, request.query.include),
+        handler: (request) => orders.get(request.params.id, request.query.include, principal(request)),
       },
     });
     server.route<{ Params: contract.IdParams; Payload: contract.UpdateOrderBody }>({
       method: "PATCH",
       path: "/orders/{id}",
       options: {
-        ...jsonBody,
-        validate: validateWith({ params: contract.IdParams, payload: contract.UpdateOrderBody }),
-        handler: (request) => orders.updateStatus(request.params.id, request.payload.status),
+        ...jsonBody(contract.UpdateOrderBody),
+        validate: validateWith({ params: contract.IdParams }),
+        handler: (request) => orders.updateStatus(request.params.id, request.payload.status, principal(request)),
       },
     });
     server.route<{ Params: contract.IdParams }>({
       method: "DELETE",
       path: "/orders/{id}",
       options: {
+        auth: { access: { scope: "admin" } },
         validate: validateWith({ params: contract.IdParams }),
         async handler(request, h) {
           await orders.remove(request.params.id);

@@ -5,6 +5,9 @@ import { jsonBody } from "../json-body.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 
+/** Anyone reads products; only admins write them. */
+const admins = { access: { scope: "admin" } };
+
 export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "product-routes",
   register(server, { dataAccess: { products } }) {
@@ -12,6 +15,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "GET",
       path: "/products",
       options: {
+        auth: false,
         validate: validateWith({ query: contract.ListProductsQuery }),
         handler: (request) => products.list(request.query),
       },
@@ -20,8 +24,8 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/products",
       options: {
-        ...jsonBody,
-        validate: validateWith({ payload: contract.CreateProductBody }),
+        auth: admins,
+        ...jsonBody(contract.CreateProductBody),
         async handler(request, h) {
           const product = await products.create(request.payload);
           return h.response(product).code(201).location(`/products/${product.id}`);
@@ -32,6 +36,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "GET",
       path: "/products/{id}",
       options: {
+        auth: false,
         validate: validateWith({ params: contract.IdParams }),
         handler: (request) => products.get(request.params.id),
       },
@@ -40,8 +45,9 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "PATCH",
       path: "/products/{id}",
       options: {
-        ...jsonBody,
-        validate: validateWith({ params: contract.IdParams, payload: contract.UpdateProductBody }),
+        auth: admins,
+        ...jsonBody(contract.UpdateProductBody),
+        validate: validateWith({ params: contract.IdParams }),
         handler: (request) => products.update(request.params.id, request.payload),
       },
     });
@@ -49,6 +55,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "DELETE",
       path: "/products/{id}",
       options: {
+        auth: admins,
         validate: validateWith({ params: contract.IdParams }),
         async handler(request, h) {
           await products.remove(request.params.id);

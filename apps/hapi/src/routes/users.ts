@@ -2,8 +2,12 @@ import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../json-body.ts";
+import { principal } from "../plugins/auth.ts";
 import { validateWith } from "../validate.ts";
 import { methodNotAllowed } from "./method-not-allowed.ts";
+
+/** Listing and creating users is an admin's; `/users/{id}` is any signed-in caller's, on their own row (core). */
+const admins = { access: { scope: "admin" } };
 
 export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "user-routes",
@@ -12,6 +16,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "GET",
       path: "/users",
       options: {
+        auth: admins,
         validate: validateWith({ query: contract.ListUsersQuery }),
         handler: (request) => users.list(request.query),
       },
@@ -20,8 +25,8 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
       method: "POST",
       path: "/users",
       options: {
-        ...jsonBody,
-        validate: validateWith({ payload: contract.CreateUserBody }),
+        auth: admins,
+        ...jsonBody(contract.CreateUserBody),
         async handler(request, h) {
           const user = await users.create(request.payload);
           return h.response(user).code(201).location(`/users/${user.id}`);
@@ -33,16 +38,16 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
       path: "/users/{id}",
       options: {
         validate: validateWith({ params: contract.IdParams }),
-        handler: (request) => users.get(request.params.id),
+        handler: (request) => users.get(request.params.id, principal(request)),
       },
     });
     server.route<{ Params: contract.IdParams; Payload: contract.UpdateUserBody }>({
       method: "PATCH",
       path: "/users/{id}",
       options: {
-        ...jsonBody,
-        validate: validateWith({ params: contract.IdParams, payload: contract.UpdateUserBody }),
-        handler: (request) => users.update(request.params.id, request.payload),
+        ...jsonBody(contract.UpdateUserBody),
+        validate: validateWith({ params: contract.IdParams }),
+        handler: (request) => users.update(request.params.id, request.payload, principal(request)),
       },
     });
     server.route<{ Params: contract.IdParams }>({
@@ -51,7 +56,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
       options: {
         validate: validateWith({ params: contract.IdParams }),
         async handler(request, h) {
-          await users.remove(request.params.id);
+          await users.remove(request.params.id, principal(request));
           return h.response().code(204);
         },
       },

@@ -18,4 +18,7 @@ export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>
     .post("/echo", jsonBody, body(contract.EchoBody), (c) => c.json({ ...c.req.valid("json"), txnId: randomUUID() }))
     .get("/metrics", async (c) => c.body(await metrics.render(), 200, { "content-type": metrics.contentType }))
     .get("/openapi.json", (c) => c.json(contract.openApiDocument))
-    .get("/docs", (c) => c.html(contract.docsHtml()));
+    // The one HTML page: its own policy (its inline scripts by hash), which securityHeaders keeps.
+    .get("/docs", (c) =>
+      c.html(contract.docsHtml(), 200, { "content-security-policy": contract.docsContentSecurityPolicy() }),
+    );

@@ -2,24 +2,35 @@ import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
+import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { body, headers, params, query } from "../middleware/validate.ts";
 
-/** `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(dataAccess))`. */
-export const orderRoutes = ({ orders }: DataAccess) =>
-  new Hono<AppEnv>()
-    .get("/", query(contract.ListOrdersQuery), async (c) => c.json(await orders.list(c.req.valid("query"))))
-    .post("/", jsonBody, headers(contract.CreateOrderHeaders), body(contract.CreateOrderBody), async (c) => {
-      const { order } = await orders.create(c.req.valid("json"), c.req.valid("header")["idempotency-key"]);
+/**
+ * `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(dataAccess))`. Core's queries take
+ * the caller: a customer lists and reaches only their own orders (another's is a 404), an order placed is the
+ * caller's, and a customer may only cancel (core's 403 for any other status). Deleting is an admin's.
+ */
+export const orderRoutes = (dataAccess: DataAccess) => {
+  const { orders } = dataAccess;
+  const signedIn = authenticate(dataAccess);
+  return new Hono<AppEnv>()
+    .get("/", signedIn, query(contract.ListOrdersQuery), async (c) =>
+      c.json(await orders.list(c.req.valid("query"), c.var.user)),
+    )
+    .post("/", signedIn, jsonBody, headers(contract.CreateOrderHeaders), body(contract.CreateOrderBody), async (c) => {
+      const key = c.req.valid("header")["idempotency-key"];
+      const { order } = await orders.create(c.req.valid("json"), c.var.user, key);
       return c.json(order, 201, { location: `/orders/${order.id}` });
     })
-    .get("/:id", params(contract.IdParams), query(contract.GetOrderQuery), async (c) =>
-      c.json(await orders.get(c.req.valid("param").id, c.req.valid("query").include)),
+    .get("/:id", signedIn, params(contract.IdParams), query(contract.GetOrderQuery), async (c) =>
+      c.json(await orders.get(c.req.valid("param").id, c.req.valid("query").include, c.var.user)),
     )
-    .patch("/:id", jsonBody, params(contract.IdParams), body(contract.UpdateOrderBody), async (c) =>
-      c.json(await orders.updateStatus(c.req.valid("param").id, c.req.valid("json").status)),
+    .patch("/:id", signedIn, jsonBody, params(contract.IdParams), body(contract.UpdateOrderBody), async (c) =>
+      c.json(await orders.updateStatus(c.req.valid("param").id, c.req.valid("json").status, c.var.user)),
     )
-    .delete("/:id", params(contract.IdParams), async (c) => {
+    .delete("/:id", signedIn, requireAdmin, params(contract.IdParams), async (c) => {
       await orders.remove(c.req.valid("param").id);
       return c.body(null, 204);
     });
+};

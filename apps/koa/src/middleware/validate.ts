@@ -1,5 +1,6 @@
 import { parseRequestPart } from "@api-ref/contract";
 import type { RouterMiddleware } from "@koa/router";
+import type { DefaultState } from "koa";
 import type { z } from "zod";
 
 interface Schemas {
@@ -17,9 +18,10 @@ export type Validated<S extends Schemas> = {
 /**
  * Validates the request against the contract's schemas, in the contract's order (params, headers, query, body),
  * and puts the parsed values in `ctx.state` — the place Koa keeps per-request data for later middleware. The
- * state's type flows into the handler: `router.get(path, validate({ query }), (ctx) => ctx.state.query)`.
+ * state's type flows into the handler: `router.get(path, validate({ query }), (ctx) => ctx.state.query)`, next to
+ * Koa's `DefaultState` (`ctx.state.user`, which `authenticate` sets).
  */
-export function validate<S extends Schemas>(schemas: S): RouterMiddleware<Validated<S>> {
+export function validate<S extends Schemas>(schemas: S): RouterMiddleware<DefaultState & Validated<S>> {
   return async (ctx, next) => {
     const state = ctx.state as Record<string, unknown>;
     if (schemas.params) state.params = parseRequestPart(schemas.params, ctx.params, "params");

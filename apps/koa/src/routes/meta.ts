@@ -49,6 +49,8 @@ export function metaRoutes(dataAccess: DataAccess, metrics: HttpMetrics) {
 
   router
     .get("/docs", (ctx) => {
+      // The one HTML page: its own policy (its inline scripts by hash) replaces the API's, set by securityHeaders.
+      ctx.set("content-security-policy", contract.docsContentSecurityPolicy());
       ctx.type = "html";
       ctx.body = contract.docsHtml();
     })

@@ -1,23 +1,29 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function orderRoutes({ orders }: DataAccess) {
+export function orderRoutes(dataAccess: DataAccess) {
+  const { orders } = dataAccess;
+  const signedIn = authenticate(dataAccess);
   const router = strictRouter();
 
+  // Core's queries take the caller: a customer lists and reaches only their own orders (another's is a 404), and
+  // an order placed is the caller's.
   router
-    .get("/orders", validate({ query: contract.ListOrdersQuery }), async (ctx) => {
-      ctx.body = await orders.list(ctx.state.query);
+    .get("/orders", signedIn, validate({ query: contract.ListOrdersQuery }), async (ctx) => {
+      ctx.body = await orders.list(ctx.state.query, ctx.state.user);
     })
     .post(
       "/orders",
+      signedIn,
       jsonBody,
       validate({ headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody }),
       async (ctx) => {
-        const { order } = await orders.create(ctx.state.body, ctx.state.headers["idempotency-key"]);
+        const { order } = await orders.create(ctx.state.body, ctx.state.user, ctx.state.headers["idempotency-key"]);
         ctx.status = 201;
         ctx.set("location", `/orders/${order.id}`);
         ctx.body = order;
@@ -26,18 +32,25 @@ export function orderRoutes({ orders }: DataAccess) {
     .all("/orders", methodNotAllowed("/orders"));
 
   router
-    .get("/orders/:id", validate({ params: contract.IdParams, query: contract.GetOrderQuery }), async (ctx) => {
-      ctx.body = await orders.get(ctx.state.params.id, ctx.state.query.include);
-    })
+    .get(
+      "/orders/:id",
+      signedIn,
+      validate({ params: contract.IdParams, query: contract.GetOrderQuery }),
+      async (ctx) => {
+        ctx.body = await orders.get(ctx.state.params.id, ctx.state.query.include, ctx.state.user);
+      },
+    )
     .patch(
       "/orders/:id",
+      signedIn,
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateOrderBody }),
       async (ctx) => {
-        ctx.body = await orders.updateStatus(ctx.state.params.id, ctx.state.body.status);
+        // A customer may only cancel: core answers 403 for any other status.
+        ctx.body = await orders.updateStatus(ctx.state.params.id, ctx.state.body.status, ctx.state.user);
       },
     )
-    .delete("/orders/:id", validate({ params: contract.IdParams }), async (ctx) => {
+    .delete("/orders/:id", signedIn, requireAdmin, validate({ params: contract.IdParams }), async (ctx) => {
       await orders.remove(ctx.state.params.id);
       ctx.status = 204;
     })

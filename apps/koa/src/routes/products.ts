@@ -1,23 +1,34 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { methodNotAllowed } from "../middleware/errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 import { strictRouter } from "./router.ts";
 
-export function productRoutes({ products }: DataAccess) {
+export function productRoutes(dataAccess: DataAccess) {
+  const { products } = dataAccess;
+  const signedIn = authenticate(dataAccess);
   const router = strictRouter();
 
+  // Anyone reads products; only admins write them.
   router
     .get("/products", validate({ query: contract.ListProductsQuery }), async (ctx) => {
       ctx.body = await products.list(ctx.state.query);
     })
-    .post("/products", jsonBody, validate({ body: contract.CreateProductBody }), async (ctx) => {
-      const product = await products.create(ctx.state.body);
-      ctx.status = 201;
-      ctx.set("location", `/products/${product.id}`);
-      ctx.body = product;
-    })
+    .post(
+      "/products",
+      signedIn,
+      requireAdmin,
+      jsonBody,
+      validate({ body: contract.CreateProductBody }),
+      async (ctx) => {
+        const product = await products.create(ctx.state.body);
+        ctx.status = 201;
+        ctx.set("location", `/products/${product.id}`);
+        ctx.body = product;
+      },
+    )
     .all("/products", methodNotAllowed("/products"));
 
   router
@@ -26,13 +37,15 @@ export function productRoutes({ products }: DataAccess) {
     })
     .patch(
       "/products/:id",
+      signedIn,
+      requireAdmin,
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateProductBody }),
       async (ctx) => {
         ctx.body = await products.update(ctx.state.params.id, ctx.state.body);
       },
     )
-    .delete("/products/:id", validate({ params: contract.IdParams }), async (ctx) => {
+    .delete("/products/:id", signedIn, requireAdmin, validate({ params: contract.IdParams }), async (ctx) => {
       await products.remove(ctx.state.params.id);
       ctx.status = 204;
     })

@@ -13,7 +13,7 @@ const PARTS: Record<Paramtype, RequestPart> = {
   body: "body",
   query: "query",
   param: "params",
-  // The one custom parameter decorator this app validates is `@RequestHeaders()`.
+  // The one custom parameter decorator this app validates is `@RequestHeaders()` (`@CurrentUser()` takes no schema).
   custom: "headers",
 };
 

@@ -21,6 +21,21 @@ export const RequestHeaders = createParamDecorator(
   (_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<IncomingMessage>().headers,
 );
 
+/** What Express's `req` and Fastify's `FastifyRequest` say about the route they matched. */
+export interface PlatformRoute {
+  route?: { path?: unknown };
+  routeOptions?: { url?: string };
+}
+
+/**
+ * The template of the route the platform matched (Express's `req.route.path`, Fastify's `request.routeOptions.url`;
+ * Nest registers its routes under the same template on both), or nothing when no route matched.
+ */
+export function matchedRouteOf(request: PlatformRoute): string | undefined {
+  const path = request.route?.path ?? request.routeOptions?.url;
+  return typeof path === "string" ? path : undefined;
+}
+
 const routeLabels = new WeakMap<IncomingMessage, string>();
 
 /** Records which route template served a request (the `route` label of its metrics). */

@@ -11,7 +11,7 @@ import {
   NotFoundException,
 } from "@nestjs/common";
 import { HttpAdapterHost } from "@nestjs/core";
-import { rawRequestOf, setRouteLabel } from "./http.ts";
+import { matchedRouteOf, type PlatformRoute, rawRequestOf, routeLabelOf, setRouteLabel } from "./http.ts";
 
 /** The `content-type` of every error, on both platforms alike. */
 export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
@@ -30,6 +30,9 @@ export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8
  *   own 415 error before any interceptor runs (the adapter hands it over as the cause of an `HttpException`):
  *   the contract's 415.
  * - An unreachable database is a 503; anything else is a 500 without details, logged.
+ *
+ * A guard's refusal (401, 403) comes before the route-label interceptor has run: the filter labels such a request
+ * with the route its platform matched, so that its metrics name the route like every other answer's.
  */
 const fastifyCode = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
@@ -43,7 +46,9 @@ export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost) {
     const { httpAdapter } = this.adapterHost;
     const http = host.switchToHttp();
-    const platformRequest = http.getRequest<IncomingMessage | { raw: IncomingMessage; is404?: boolean }>();
+    const platformRequest = http.getRequest<
+      (IncomingMessage | { raw: IncomingMessage; is404?: boolean }) & PlatformRoute
+    >();
     const request = rawRequestOf(platformRequest);
     const response = http.getResponse<unknown>();
     // On Fastify, a request no route matched can still fail in Fastify itself before Nest's not-found handler
@@ -53,6 +58,10 @@ export class ProblemFilter implements ExceptionFilter {
     const error = unmatchedOnFastify
       ? this.labelled(request, unmatched(request.method, request.url))
       : this.toProblem(exception, request);
+    if (routeLabelOf(request) === undefined) {
+      const route = matchedRouteOf(platformRequest);
+      if (route) setRouteLabel(request, route);
+    }
     // Errors raised before any middleware ran (an undecodable path) have no request id yet.
     const raw = (response as { raw?: ServerResponse }).raw ?? (response as ServerResponse);
     if (!raw.hasHeader("x-request-id")) raw.setHeader("x-request-id", requestIdFrom(request.headers["x-request-id"]));

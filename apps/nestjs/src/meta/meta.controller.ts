@@ -2,13 +2,18 @@ import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from "@nestjs/common";
+import { Public } from "../auth/public.decorator.ts";
 import type { ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
 import { DATA_ACCESS } from "../data-access/data-access.module.ts";
 import { FRAMEWORK, METRICS } from "../metrics.ts";
 
-/** The routes that are not a resource: hello world, liveness, readiness, echo, metrics and the API's own docs. */
+/**
+ * The routes that are not a resource: hello world, liveness, readiness, echo, metrics and the API's own docs. All
+ * public (`/metrics` holds route templates and timings, never a user's data).
+ */
 @Controller()
+@Public()
 export class MetaController {
   constructor(
     @Inject(DATA_ACCESS) private readonly dataAccess: DataAccess,
@@ -54,7 +59,10 @@ export class MetaController {
 
   @Get("docs")
   @Header("content-type", "text/html; charset=utf-8")
-  docs() {
+  docs(@Res({ passthrough: true }) res: ResponseHeaders) {
+    // The one HTML page: its own policy (its inline scripts by hash) replaces the API's, which each platform sets
+    // beside helmet on every response. Made on the first request, not at start-up (it hashes the 4 MB page).
+    res.header("content-security-policy", contract.docsContentSecurityPolicy());
     return contract.docsHtml();
   }
 }

@@ -1,16 +1,23 @@
 import * as contract from "@api-ref/contract";
+import type { Principal } from "@api-ref/core";
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from "@nestjs/common";
+import { CurrentUser } from "../auth/current-user.decorator.ts";
+import { Roles } from "../auth/roles.decorator.ts";
 import { RequestHeaders, type ResponseHeaders } from "../common/http.ts";
 import { JsonBody } from "../common/json-body.interceptor.ts";
 import { OrdersRepository } from "../data-access/data-access.module.ts";
 
+/**
+ * A customer places orders for themself and reaches only their own (the repository's queries take the caller: 404
+ * for another's, a 403 for a status other than `cancelled`); deleting one is an admin's.
+ */
 @Controller("orders")
 export class OrdersController {
   constructor(@Inject(OrdersRepository) private readonly orders: OrdersRepository) {}
 
   @Get()
-  list(@Query({ schema: contract.ListOrdersQuery }) query: contract.ListOrdersQuery) {
-    return this.orders.list(query);
+  list(@Query({ schema: contract.ListOrdersQuery }) query: contract.ListOrdersQuery, @CurrentUser() user: Principal) {
+    return this.orders.list(query, user);
   }
 
   @Post()
@@ -18,9 +25,10 @@ export class OrdersController {
   async create(
     @RequestHeaders({ schema: contract.CreateOrderHeaders }) headers: contract.CreateOrderHeaders,
     @Body({ schema: contract.CreateOrderBody }) body: contract.CreateOrderBody,
+    @CurrentUser() user: Principal,
     @Res({ passthrough: true }) res: ResponseHeaders,
   ) {
-    const { order } = await this.orders.create(body, headers["idempotency-key"]);
+    const { order } = await this.orders.create(body, user, headers["idempotency-key"]);
     res.header("location", `/orders/${order.id}`);
     return order;
   }
@@ -29,8 +37,9 @@ export class OrdersController {
   get(
     @Param({ schema: contract.IdParams }) { id }: { id: string },
     @Query({ schema: contract.GetOrderQuery }) query: contract.GetOrderQuery,
+    @CurrentUser() user: Principal,
   ) {
-    return this.orders.get(id, query.include);
+    return this.orders.get(id, query.include, user);
   }
 
   @Patch(":id")
@@ -38,11 +47,13 @@ export class OrdersController {
   update(
     @Param({ schema: contract.IdParams }) { id }: { id: string },
     @Body({ schema: contract.UpdateOrderBody }) body: contract.UpdateOrderBody,
+    @CurrentUser() user: Principal,
   ) {
-    return this.orders.updateStatus(id, body.status);
+    return this.orders.updateStatus(id, body.status, user);
   }
 
   @Delete(":id")
+  @Roles("admin")
   @HttpCode(204)
   async remove(@Param({ schema: contract.IdParams }) { id }: { id: string }) {
     await this.orders.remove(id);

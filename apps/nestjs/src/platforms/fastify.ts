@@ -1,11 +1,17 @@
 // The Fastify platform: Nest's adapter with the contract's strict paths, limits and query parser, and Fastify's
 // own body parsing and path decoding turned off where the contract wants otherwise.
 import querystring from "node:querystring";
-import { isContractPath, problem, undecodable } from "@api-ref/contract";
+import { API_CONTENT_SECURITY_POLICY, isContractPath, problem, undecodable } from "@api-ref/contract";
 import { HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/core";
+import fastifyHelmet from "@fastify/helmet";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import helmet from "helmet";
 import { PROBLEM_CONTENT_TYPE_UTF8 } from "../common/problem.filter.ts";
+import { HELMET_OPTIONS } from "../common/security-headers.ts";
+
+/** helmet itself, for the one answer no hook sees (below); every other answer gets @fastify/helmet's. */
+const helmetHeaders = helmet(HELMET_OPTIONS);
 
 /**
  * Fastify's router answers a path it cannot decode (`/users/%zz`) before any hook runs, so before Nest, with a
@@ -16,7 +22,10 @@ function answerRouterError(error: FastifyError, request: FastifyRequest, reply: 
     error.code === "FST_ERR_BAD_URL"
       ? undecodable(request.method, request.url)
       : { problem: problem("internal", "An unexpected error occurred.") };
+  // No hook runs for it, @fastify/helmet's neither: the same headers, from helmet itself.
+  helmetHeaders(request.raw, reply.raw, () => {});
   reply
+    .header("content-security-policy", API_CONTENT_SECURITY_POLICY)
     .code(answer.status)
     .headers({ ...answer.headers, "x-request-id": requestIdFrom(request.headers["x-request-id"]) })
     .type(PROBLEM_CONTENT_TYPE_UTF8)
@@ -48,10 +57,18 @@ export const fastifyPlatform = {
       requestTimeout: HTTP_LIMITS.requestTimeoutMs,
     }),
 
-  configure<App extends NestFastifyApplication>(app: App): App {
+  async configure<App extends NestFastifyApplication>(app: App): Promise<App> {
+    // The security headers on every response, errors, 404s and 405s included (Nest's "Security → Helmet"):
+    // @fastify/helmet's `onRequest` hooks, registered before the hooks below, which may answer (a not-found) without
+    // running the hooks after them. The /docs handler replaces the content-security policy with its page's.
+    await app.register(fastifyHelmet, HELMET_OPTIONS);
+    const fastify = app.getHttpAdapter().getInstance();
+    fastify.addHook("onRequest", (_request, reply, done) => {
+      reply.header("content-security-policy", API_CONTENT_SECURITY_POLICY);
+      done();
+    });
     // Fastify parses a body before the handler on every route (DELETE included) and would answer 415 itself;
     // every content type is passed through unread instead.
-    const fastify = app.getHttpAdapter().getInstance();
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
     // A DELETE reads no body and ignores whatever it is sent (README "Edges of HTTP" in packages/contract), but

@@ -2,6 +2,9 @@
 // differ by default, each written as the exact bytes sent. README "Edges of HTTP" states the decision for each
 // class; `expect` pins it here (status, and the problem type when the answer is a problem), so that the battery
 // checks the decision itself and not only that implementations agree with each other.
+//
+// Every request carries the admin's token unless it brings its own `authorization` (the battery is about HTTP,
+// not about who may call a route: the admin may call every one) or is sent `signedIn: false`.
 import { signToken } from "@api-ref/harness";
 
 export interface EdgeContext {
@@ -10,6 +13,8 @@ export interface EdgeContext {
   /** A seeded user's id (tokens are signed for it) and a token the API issued itself would look like. */
   userId: string;
   jwtSecret: string;
+  /** The `authorization` header every request carries by default: the seeded admin's token. */
+  authorization: string;
 }
 
 export interface EdgeRequest {
@@ -34,16 +39,21 @@ export type EdgeClass = "framing" | "media type" | "path" | "query" | "size" | "
 
 const CRLF = "\r\n";
 
-/** A request head with `host` (unless `host: null`) and the given headers, in order, and a body. */
+/**
+ * A request head with `host` (unless `host: false`), the admin's `authorization` (unless `signedIn: false` or the
+ * headers bring their own) and the given headers, in order, and a body.
+ */
 export function request(
   ctx: EdgeContext,
   line: string,
   headers: Array<[string, string]> = [],
   body?: string | Buffer,
-  options: { host?: boolean; contentLength?: boolean } = {},
+  options: { host?: boolean; contentLength?: boolean; signedIn?: boolean } = {},
 ): Buffer {
   const head = [line];
   if (options.host !== false) head.push(`host: ${ctx.authority}`);
+  if (options.signedIn !== false && !headers.some(([name]) => name.toLowerCase() === "authorization"))
+    head.push(`authorization: ${ctx.authorization}`);
   for (const [name, value] of headers) head.push(`${name}: ${value}`);
   const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
   if (bytes && options.contentLength !== false) head.push(`content-length: ${bytes.length}`);
@@ -83,9 +93,9 @@ const notAllowed = [{ status: 405, problem: "method-not-allowed" }];
 /** Rejected by the HTTP parser before any route runs: a 400, whatever its body. */
 const badRequest = [{ status: 400 }];
 
-/** POST /orders for unknown user and product: 422 when the body is valid, 400 when a field is not. */
+/** POST /orders for an unknown product: 422 when the body is valid, 400 when a field is not. */
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
-const order = (quantity: string) => `{"userId":"${UNKNOWN}","productId":"${UNKNOWN}","quantity":${quantity}}`;
+const order = (quantity: string) => `{"productId":"${UNKNOWN}","quantity":${quantity}}`;
 const patchUnknownProduct = (ctx: EdgeContext, body: string) =>
   request(ctx, `PATCH /products/${UNKNOWN} HTTP/1.1`, [["content-type", "application/json"]], body);
 const unprocessable = [{ status: 422, problem: "unprocessable" }];
@@ -221,7 +231,7 @@ export const edgeCases: EdgeCase[] = [
     edge: "framing",
     name: "two pipelined GETs",
     build: (ctx) => ({
-      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\n\r\nGET /users?limit=1 HTTP/1.1\r\nhost: ${ctx.authority}\r\nconnection: close\r\n\r\n`,
+      bytes: `GET /health HTTP/1.1\r\nhost: ${ctx.authority}\r\n\r\nGET /users?limit=1 HTTP/1.1\r\nhost: ${ctx.authority}\r\nauthorization: ${ctx.authorization}\r\nconnection: close\r\n\r\n`,
       responses: 2,
     }),
     expect: [{ status: 200 }, { status: 200 }],
@@ -394,6 +404,17 @@ export const edgeCases: EdgeCase[] = [
   ]),
   // ---- JWT claims --------------------------------------------------------------------------------------------------
   ...inClass("jwt", [
+    [
+      "no authorization header",
+      (ctx) => request(ctx, "GET /auth/me HTTP/1.1", [], undefined, { signedIn: false }),
+      unauthorized,
+    ],
+    [
+      "credentials under another scheme (Basic)",
+      (ctx) => get(ctx, "/auth/me", [["authorization", `Basic ${Buffer.from("a@example.com:pw").toString("base64")}`]]),
+      unauthorized,
+    ],
+    ["the scheme alone (Bearer)", (ctx) => get(ctx, "/auth/me", [["authorization", "Bearer"]]), unauthorized],
     ["valid claims (control)", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}}`), ok],
     ["exp with a fraction", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":${n + 600}.5}`), ok],
     ["exp written with an exponent (1e10)", (ctx) => me(ctx, (n) => `{"sub":"SUB","iat":${n},"exp":1e10}`), ok],

@@ -6,7 +6,7 @@ import type { Response } from "supertest";
 import { expect } from "vitest";
 import { z } from "zod";
 import { Order, PROBLEMS, Problem, type ProblemKind, Product, REQUEST_ID_PATTERN, User } from "../../src/index.ts";
-import { checksNeeding, type contract, http } from "../targets.ts";
+import { type Caller, checksNeeding, type contract, http, httpAs } from "../targets.ts";
 
 export type Target = (typeof contract.targets)[number];
 
@@ -151,15 +151,24 @@ export function asResponse(raw: SocketResponse, method: string, path: string): R
 
 // ---- the target's database ----------------------------------------------------------------------------------
 
-/** Queries the target's own database (only the suite's own targets have one). */
 /**
- * What a check of `target` works with: `api()`, a supertest client for it; `db`, SQL on its database; `itDb` and
- * `itSecret`, \`it\` for checks that need its database or its JWT secret (skipped with a reason when the run has not).
+ * What a check of `target` works with: `api()`, a supertest client for it signed in as the seeded admin (most
+ * checks are about something else than who may call a route: the admin may call every one); `anon()`, one that
+ * sends no token; `as(caller)`, one signed in as a seeded user or with a given `authorization` header; `db`, SQL
+ * on its database; `itDb` and `itSecret`, \`it\` for checks that need its database or its JWT secret (skipped
+ * with a reason when the run has not).
  */
 export function checkContext(target: Target) {
-  return { api: () => http(target), db: dbOf(target), ...checksNeeding(target) };
+  return {
+    api: () => httpAs(target, "admin"),
+    anon: () => http(target),
+    as: (caller: Caller) => httpAs(target, caller),
+    db: dbOf(target),
+    ...checksNeeding(target),
+  };
 }
 
+/** Queries the target's own database (only the suite's own targets have one). */
 export function dbOf(target: Target) {
   return async <T extends Record<string, unknown> = Record<string, unknown>>(text: string, params: unknown[] = []) => {
     if (!target.databaseUrl) throw new Error(`${target.name} has no database the suite can read (URL mode)`);
@@ -189,7 +198,7 @@ export async function orderCountOf(target: Target, productId: string): Promise<n
     );
     return Number(row?.count);
   }
-  const res = await http(target).get(`/orders?productId=${productId}&limit=1`);
+  const res = await httpAs(target, "admin").get(`/orders?productId=${productId}&limit=1`);
   expectStatus(res, 200);
   return res.body.total as number;
 }
@@ -211,7 +220,7 @@ export async function expectIncluded(target: Target, orders: Order[], include: {
   } else {
     // Without the database, what GET /users/:id and GET /products/:id answer for the same rows.
     for (const id of new Set(orders.map((o) => o.userId)))
-      userById.set(id, expectJson(await http(target).get(`/users/${id}`), 200, User));
+      userById.set(id, expectJson(await httpAs(target, "admin").get(`/users/${id}`), 200, User));
     for (const id of new Set(orders.map((o) => o.productId)))
       productById.set(id, expectJson(await http(target).get(`/products/${id}`), 200, Product));
   }
@@ -227,11 +236,12 @@ export async function expectIncluded(target: Target, orders: Order[], include: {
 export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
 /** The API's JSON for a users row selected with `USER_COLUMNS`. */
-export const USER_COLUMNS = "id, email, name, created_at, updated_at";
+export const USER_COLUMNS = "id, email, name, role, created_at, updated_at";
 export const userJson = (row: Record<string, unknown>) => ({
   id: row.id,
   email: row.email,
   name: row.name,
+  role: row.role,
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });
@@ -274,29 +284,42 @@ let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${RUN}-${++counter}`;
 export const uniqueEmail = (prefix = "user") => `${unique(prefix)}@contract.example.com`;
 
+/** A user the admin creates (POST /users): a customer without a password, who cannot sign in. */
 export async function createUser(target: Target, body: Record<string, unknown> = {}) {
-  const res = await http(target)
+  const res = await httpAs(target, "admin")
     .post("/users")
     .send({ email: uniqueEmail(), name: "Contract User", ...body });
   return expectJson(res, 201, User);
 }
 
+/** A customer who registered (POST /auth/register), with the `authorization` header of the token it was issued. */
+export type Customer = User & { authorization: string; password: string };
+
+export async function createCustomer(target: Target, body: Record<string, unknown> = {}): Promise<Customer> {
+  const registration = { email: uniqueEmail("customer"), name: "Contract Customer", password: unique("pw"), ...body };
+  const res = await http(target).post("/auth/register").send(registration);
+  expectStatus(res, 201);
+  const user = parseWith(User, res.body.user);
+  return { ...user, authorization: `Bearer ${res.body.token as string}`, password: registration.password };
+}
+
 export async function createProduct(target: Target, body: Record<string, unknown> = {}) {
-  const res = await http(target)
+  const res = await httpAs(target, "admin")
     .post("/products")
     .send({ name: unique("Contract Product"), priceCents: 1234, stock: 50, ...body });
   return expectJson(res, 201, Product);
 }
 
-export async function createOrder(target: Target, body: { userId: string; productId: string; quantity: number }) {
-  return expectJson(await http(target).post("/orders").send(body), 201, Order);
+/** An order placed by `caller` (the order's user is always the caller: a seeded user or a customer). */
+export async function createOrder(target: Target, caller: Caller, body: { productId: string; quantity: number }) {
+  return expectJson(await httpAs(target, caller).post("/orders").send(body), 201, Order);
 }
 
-/** Creates an order and walks it through the given statuses (each a 200). */
-export async function orderIn(target: Target, base: { userId: string; productId: string }, path: readonly string[]) {
-  let order = await createOrder(target, { ...base, quantity: 1 });
+/** Creates an order of `caller`'s and walks it through the given statuses as the admin (each a 200). */
+export async function orderIn(target: Target, caller: Caller, productId: string, path: readonly string[]) {
+  let order = await createOrder(target, caller, { productId, quantity: 1 });
   for (const status of path) {
-    order = expectJson(await http(target).patch(`/orders/${order.id}`).send({ status }), 200, Order);
+    order = expectJson(await httpAs(target, "admin").patch(`/orders/${order.id}`).send({ status }), 200, Order);
   }
   return order;
 }

@@ -11,7 +11,7 @@
 // - `token` values, `/echo`'s `txnId` and generated `x-request-id`s become fixed placeholders; `/health`'s
 //   `framework` and `timestamp` too.
 // - Problems: `detail` is free text (ignored); `errors` is compared as the sorted set of its paths.
-// - Headers compared: the media type of `content-type`, `location`, `allow`, `x-request-id`.
+// - Headers compared: the media type of `content-type`, `location`, `allow`, `www-authenticate`, `x-request-id`.
 import type { StepRequest } from "./parity-sequence.ts";
 
 export interface NormalisedResponse {
@@ -75,6 +75,7 @@ export class RunNormaliser {
         "content-type": mediaType,
         location: res.headers.location === undefined ? null : this.ids(res.headers.location),
         allow: res.headers.allow ?? null,
+        "www-authenticate": res.headers["www-authenticate"] ?? null,
         "x-request-id":
           requestId === undefined
             ? null

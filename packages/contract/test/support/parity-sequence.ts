@@ -2,7 +2,12 @@
 // reads, writes and errors. It is generated once, without looking at any response, so that every instance
 // receives the same sequence; a request that needs an id created earlier names it by position
 // (`{{id:17}}` = the id created by step 17), and each instance fills in its own generated id.
+//
+// Who calls is part of the walk: the first two steps log in as the seeded admin and the seeded buyer, and every
+// later request to a route that needs a token carries the token one of them (or a registered customer) was issued,
+// chosen by the route's `access` in the route table: mostly someone it lets in, now and then someone it refuses.
 import { fixtureOrders, fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
+import { type Access, routes } from "../../src/index.ts";
 
 /** A request of the sequence. `{{id:N}}` / `{{token:N}}` in path, headers or body name what step N produced. */
 export interface StepRequest {
@@ -101,6 +106,18 @@ function weighted<T>(rng: Prng, options: ReadonlyArray<readonly [number, () => T
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
+
+/** Each route's path as a pattern (any segment for a parameter) and who may call it. */
+const ACCESS: ReadonlyArray<{ method: string; pattern: RegExp; access: Access }> = routes.flatMap((route) => {
+  const pattern = new RegExp(`^${route.path.replace(/:\w+/g, "[^/]+")}$`);
+  return [
+    { method: route.method, pattern, access: route.access },
+    ...(route.method === "GET" ? [{ method: "HEAD", pattern, access: route.access }] : []),
+  ];
+});
+/** The access of the route a request reaches, or undefined when none does (a 404 or a 405, whoever asks). */
+const accessOf = (method: string, path: string) =>
+  ACCESS.find((r) => r.method === method && r.pattern.test(path.split("?")[0] ?? ""))?.access;
 const SEARCH_TERMS = ["ada", "LOVE", "oak", "Lamp", "fixture", "turing", "%", "_", "a_b", "zzz-nothing", "ch", "Ç"];
 const PAGES = ["1", "1", "1", "2", "3", "7", "600", "1000000"];
 const LIMITS = ["1", "5", "20", "20", "50", "100"];
@@ -128,11 +145,17 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
   const orders: string[] = [...Object.values(fixtureOrders).map((o) => o.id), ...sample(rng, seedIds.orders, 8)];
   const createdOrders: string[] = [];
   const emails: string[] = [fixtureUsers.buyer.email, fixtureUsers.noOrders.email];
-  const accounts: Array<{ email: string; password: string }> = [
+  const accounts: Array<{ email: string; password: string; admin?: boolean }> = [
     { email: fixtureUsers.buyer.email, password: SEED_PASSWORD },
+    { email: fixtureUsers.admin.email, password: SEED_PASSWORD, admin: true },
   ];
-  const tokens: string[] = [];
-  const idempotent: Array<{ key: string; body: string }> = [];
+  // Steps 0 and 1 log in as the seeded admin and buyer (below): their tokens are `{{token:0}}` and `{{token:1}}`.
+  const ADMIN = { authorization: "Bearer {{token:0}}" };
+  /** Tokens of customers: the buyer's, and those of accounts registered or logged in along the way. */
+  const customerTokens: string[] = ["{{token:1}}"];
+  /** Every token issued, for `GET /auth/me`. */
+  const tokens: string[] = ["{{token:0}}", "{{token:1}}"];
+  const idempotent: Array<{ key: string; body: string; caller: Record<string, string> }> = [];
   let registrations = 0;
   let logins = 0;
 
@@ -155,17 +178,52 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
     ]);
   const json = (value: unknown) => JSON.stringify(value);
 
-  const add = (label: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
+  const customer = () => ({ authorization: `Bearer ${recent(customerTokens)}` });
+  /** A caller every protected route refuses with a 401: none, a malformed token, another scheme. */
+  const refused = () =>
+    rng.pick<Record<string, string>>([
+      {},
+      { authorization: "Bearer not.a.jwt" },
+      { authorization: "Basic dXNlcjpwYXNz" },
+    ]);
+  /** Who calls a route, by its access: mostly someone it lets in (a customer or the admin), now and then not. */
+  const callerFor = (method: string, path: string): Record<string, string> => {
+    const access = accessOf(method, path);
+    if (access === undefined || access === "public") return {};
+    if (access === "admin")
+      return weighted<Record<string, string>>(rng, [
+        [88, () => ADMIN],
+        [7, customer],
+        [5, refused],
+      ]);
+    return weighted<Record<string, string>>(rng, [
+      [50, () => ADMIN],
+      [45, customer],
+      [5, refused],
+    ]);
+  };
+
+  /** Adds a step; `caller` is its `authorization` (none: `{}`), by default one chosen for the route. */
+  const add = (
+    label: string,
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+    caller: Record<string, string> = callerFor(method, path),
+  ) => {
     const index = steps.length;
     const request: StepRequest = {
       method,
       path,
-      headers: { ...requestId(), ...(body === undefined ? {} : JSON_HEADERS), ...headers },
+      headers: { ...requestId(), ...caller, ...(body === undefined ? {} : JSON_HEADERS), ...headers },
       ...(body === undefined ? {} : { body }),
     };
     steps.push({ index, label, request });
     return index;
   };
+  add("log in as the admin", "POST", "/auth/login", json({ email: fixtureUsers.admin.email, password: SEED_PASSWORD }));
+  add("log in as the buyer", "POST", "/auth/login", json({ email: fixtureUsers.buyer.email, password: SEED_PASSWORD }));
 
   // ---- query strings -----------------------------------------------------------------------------------------
   const paging = (params: string[]) => {
@@ -260,7 +318,6 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
   const orderProduct = () =>
     rng.chance(0.45) ? rng.pick([fixtureProducts.unordered.id, fixtureProducts.ordered.id]) : liveId(products);
   const orderBody = () => ({
-    userId: liveId(users),
     productId: orderProduct(),
     quantity: weighted(rng, [
       [91, () => rng.int(1, 3)],
@@ -271,10 +328,11 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
   const invalidOrderBody = () =>
     rng.pick<unknown>([
       {},
-      { userId: fixtureUsers.buyer.id },
-      { userId: "nope", productId: fixtureProducts.unordered.id, quantity: 1 },
-      { userId: fixtureUsers.buyer.id, productId: fixtureProducts.unordered.id, quantity: 1, totalCents: 1 },
-      { userId: fixtureUsers.buyer.id, productId: fixtureProducts.unordered.id, quantity: 1, status: "shipped" },
+      { productId: fixtureProducts.unordered.id },
+      // The order's user is the caller: a userId is an unknown field.
+      { userId: fixtureUsers.buyer.id, productId: fixtureProducts.unordered.id, quantity: 1 },
+      { productId: fixtureProducts.unordered.id, quantity: 1, totalCents: 1 },
+      { productId: fixtureProducts.unordered.id, quantity: 1, status: "shipped" },
     ]);
 
   // ---- steps -------------------------------------------------------------------------------------------------
@@ -319,7 +377,7 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
               }),
             ],
           ]);
-          return add("who am I", "GET", "/auth/me", undefined, auth);
+          return add("who am I", "GET", "/auth/me", undefined, {}, auth);
         },
       ],
     ]);
@@ -387,21 +445,30 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
           const roll = rng.next();
           if (roll < 0.2) {
             const key = `parity-key-${n}`;
-            idempotent.push({ key, body });
-            const index = add("place an order with an idempotency key", "POST", "/orders", body, {
-              "idempotency-key": key,
-            });
+            const caller = callerFor("POST", "/orders");
+            idempotent.push({ key, body, caller });
+            const index = add(
+              "place an order with an idempotency key",
+              "POST",
+              "/orders",
+              body,
+              { "idempotency-key": key },
+              caller,
+            );
             orders.push(`{{id:${index}}}`);
             createdOrders.push(`{{id:${index}}}`);
           } else if (roll < 0.3 && idempotent.length) {
             const earlier = rng.pick(idempotent);
             const sameBody = rng.chance(0.7);
+            // Mostly its own user's retry (a replay); now and then another user's (a key of their own: a new order).
+            const sameCaller = rng.chance(0.8);
             add(
-              sameBody ? "retry an order with its idempotency key" : "reuse an idempotency key with another body",
+              `${sameBody ? "retry an order with its idempotency key" : "reuse an idempotency key with another body"}${sameCaller ? "" : ", as another caller"}`,
               "POST",
               "/orders",
               sameBody ? earlier.body : json(orderBody()),
               { "idempotency-key": earlier.key },
+              sameCaller ? earlier.caller : callerFor("POST", "/orders"),
             );
           } else {
             const index = add("place an order", "POST", "/orders", body);
@@ -413,6 +480,7 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
       [
         10,
         () => {
+          // A customer may only cancel (their own order): the others are a 403 for them.
           const status = rng.pick(["shipped", "delivered", "cancelled", "pending", "shipped", "cancelled"]);
           const target = liveId(rng.chance(0.7) && createdOrders.length ? createdOrders : orders);
           return add("change an order's status", "PATCH", `/orders/${target}`, json({ status }));
@@ -438,6 +506,7 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
           emails.push(account.email);
           accounts.push(account);
           tokens.push(`{{token:${index}}}`);
+          customerTokens.push(`{{token:${index}}}`);
         },
       ],
       [
@@ -455,8 +524,16 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
                 : variant === "upper-cased e-mail"
                   ? { email: account.email.toUpperCase(), password: account.password }
                   : account;
-          const index = add(`log in (${variant})`, "POST", "/auth/login", json(body));
-          if (variant === "right" || variant === "upper-cased e-mail") tokens.push(`{{token:${index}}}`);
+          const index = add(
+            `log in (${variant})`,
+            "POST",
+            "/auth/login",
+            json({ email: body.email, password: body.password }),
+          );
+          if (variant === "right" || variant === "upper-cased e-mail") {
+            tokens.push(`{{token:${index}}}`);
+            if (!account.admin) customerTokens.push(`{{token:${index}}}`);
+          }
         },
       ],
       [3, () => add("echo", "POST", "/echo", json({ n, nested: { list: [1, "two", null] }, text: "héllo" }))],

@@ -1,5 +1,5 @@
 // A small stand-in for a freshly seeded implementation, for the contract package's own unit tests: it answers
-// what URL mode checks before a run (/health, the low-stock fixture's stock, a seeded user's login signed with
+// what URL mode checks before a run (/health, the low-stock fixture's stock, a seeded user's login (any of them) signed with
 // a known secret, POST /users) and 404 to everything else, so a run against it has checks that pass, fail and
 // are skipped.
 import { randomUUID } from "node:crypto";
@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { fixtureProducts, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { forgeToken } from "@api-ref/harness";
 
-export const STAND_IN_SECRET = "the-stand-in-server-secret";
+export const STAND_IN_SECRET = "the-stand-in-server-secret-of-32-bytes";
 
 export interface StandIn {
   url: string;
@@ -31,8 +31,9 @@ export async function startStandIn(): Promise<StandIn> {
       if (req.url === `/products/${fixtureProducts.lowStock.id}`) return json(200, { stock: state.stock });
       if (req.url === "/auth/login" && req.method === "POST") {
         const { email, password } = JSON.parse(body);
-        if (email === fixtureUsers.buyer.email && password === SEED_PASSWORD) {
-          const token = forgeToken(STAND_IN_SECRET, fixtureUsers.buyer.id);
+        const user = Object.values(fixtureUsers).find((u) => u.email === email);
+        if (user && password === SEED_PASSWORD) {
+          const token = forgeToken(STAND_IN_SECRET, user.id);
           return json(200, { token, tokenType: "Bearer", expiresIn: 3600 });
         }
         return json(401, {});

@@ -1,20 +1,32 @@
 // A request before it is put on the wire, the parts mutations work on, and the helpers every family of mutation
 // shares.
-import type { RouteSpec } from "@api-ref/contract";
+import type { Role, RouteSpec } from "@api-ref/contract";
 import type { Exchange } from "@api-ref/harness";
 import type fc from "fast-check";
-/** Rows of the fault's database that valid requests refer to. */
+/** A signed-in caller: who they are, and the token they send. */
+export interface Caller {
+  id: string;
+  role: Role;
+  token: string;
+}
+
+/** Rows of the fault's database that valid requests refer to, and the callers that send them. */
 export interface Pools {
+  /** Users other than the callers (so no generated request can delete or demote a caller). */
   userIds: string[];
   productIds: string[];
+  /** Orders of other users than the callers: a customer reaches none of them. */
   orderIds: string[];
   emails: string[];
-  /** A bearer token of a user that exists (registered before the run). */
-  token: string;
-  /** Its user id, and the JWT secret (to mint expired and foreign tokens). */
-  tokenUserId: string;
+  /** A customer registered before the run (its id and e-mail in no pool): owns no order a request can name. */
+  customer: Caller;
+  /** The seed's admin (fixtureUsers.admin), with a token signed with the run's secret. */
+  admin: Caller;
+  /** The JWT secret (to mint expired, unsigned and foreign tokens). */
   jwtSecret: string;
 }
+
+export const bearer = (caller: Caller) => `Bearer ${caller.token}`;
 
 /** A request before it is put on the wire: the parts mutations work on. */
 export interface Draft {

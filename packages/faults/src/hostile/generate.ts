@@ -1,12 +1,13 @@
 // Requests for every route of the contract's table, valid ones built from its schemas and then, most of the time,
 // mutated: wrong types, missing and extra fields, huge strings, NUL, Unicode edge cases, bad JSON, wrong content
 // types, prototype keys, oversized and deeply nested bodies, bad query values, bad ids, wrong methods, unknown
-// paths, bad headers and tokens. What each request must get is decided by the oracle, not here.
+// paths, bad headers and tokens, and authorization attacks (a customer's token on an admin's route or another user's
+// row, a role or a userId slipped into a body). What each request must get is decided by the oracle, not here.
 import { routes } from "@api-ref/contract";
 import type { Exchange } from "@api-ref/harness";
 import fc from "fast-check";
 import type { Draft, GeneratedRequest, Mutation, Pools } from "./draft.ts";
-import { authMutation } from "./mutations/auth.ts";
+import { authMutation, authorizationMutations } from "./mutations/auth.ts";
 import { bodyMutations } from "./mutations/body.ts";
 import { queryMutations } from "./mutations/query.ts";
 import { requestMutations } from "./mutations/request.ts";
@@ -42,7 +43,8 @@ export function requestArbitrary(pools: Pools): fc.Arbitrary<GeneratedRequest> {
       ...(route.body ? bodyMutations.map(onJson) : []),
       ...(route.query ? queryMutations : []),
       ...requestMutations.filter(([name]) => name !== "bad path id" || route.params),
-      ...(route.auth ? [auth] : []),
+      ...(route.access !== "public" ? [auth] : []),
+      ...authorizationMutations(pools, route),
     ];
     const mutate = (d: Draft, times: number): fc.Arbitrary<Draft> =>
       times === 0

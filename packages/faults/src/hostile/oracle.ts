@@ -1,15 +1,17 @@
 // What the contract says a request must get, decided from the request as sent (method, path, query string,
 // headers, body bytes) and the contract's own route table and Zod schemas — never from how the request was
-// generated. The check order is the contract's: unknown path (404) → method (405) → content type (415) → size
-// (413) → JSON syntax (400 malformed-json) → params, query, body, headers (400 validation-error) → the route's
-// own outcomes (its success, and the state-dependent statuses the route table lists).
+// generated. The check order is the contract's: unknown path (404) → method (405) → the caller (401 without a
+// valid token of an existing user, 403 for a customer on an admin's route) → content type (415) → size (413) →
+// JSON syntax (400 malformed-json) → params, query, body, headers (400 validation-error) → the route's own outcomes
+// (its success, and the state-dependent statuses the route table lists) — for a customer, only their own rows:
+// another user's is a 404, any order status but `cancelled` a 403 (docs/api.md, "Authorization").
 //
 // The edges the contract decides (README "Edges of HTTP" in packages/contract) are judged strictly: a body is
 // UTF-8 with at most one byte-order mark, else malformed JSON; an escaped lone surrogate is a string like any
 // other. Where it still leaves room, every reasonable answer is allowed and the reason is recorded (`lenient`):
 // malformed percent-encoding in a query (kept as written, where implementations may decode a part of it).
 // (String lengths need no such allowance: Zod 4 counts code points, as JSON Schema does.)
-import { methodsByPath, PROBLEMS, type RouteSpec, routes } from "@api-ref/contract";
+import { methodsByPath, PROBLEMS, type Role, type RouteSpec, routes } from "@api-ref/contract";
 import type { Exchange } from "@api-ref/harness";
 import type { z } from "zod";
 
@@ -17,18 +19,35 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** JSON nested deeper than this (arrays and objects) is malformed JSON; this deep is accepted. */
 export const MAX_JSON_DEPTH = 1000;
 
+/**
+ * The `www-authenticate` a refusal must carry (RFC 6750 §3): `missing` — plain `Bearer`, the request had no bearer
+ * token; `invalid_token` — the token it had was refused; `insufficient_scope` — the caller's role may not; `any` —
+ * a `Bearer` challenge, where the contract does not say which.
+ */
+export type Challenge = "missing" | "invalid_token" | "insufficient_scope" | "any";
+
+export interface Answer {
+  status: number;
+  /** For errors, the problem `type` it must carry. */
+  type?: string;
+  challenge?: Challenge;
+}
+
 export interface Expected {
   /** Acceptable answers: a status, and for errors the problem `type` it must carry. */
-  answers: Array<{ status: number; type?: string }>;
+  answers: Answer[];
   /** The route template the request hit, when it hit one. */
   template?: string;
   /** Why more than the strict answer is allowed, when the contract is silent. */
   lenient?: string;
+  /** A customer's request: every row a success answers with must be this user's (or be this user). */
+  owner?: string;
 }
 
 const problemOf = (kind: keyof typeof PROBLEMS) => ({ status: PROBLEMS[kind].status, type: PROBLEMS[kind].type });
 const TYPE_BY_STATUS = new Map<number, string>([
   [401, PROBLEMS.unauthorized.type],
+  [403, PROBLEMS.forbidden.type],
   [404, PROBLEMS.notFound.type],
   [409, PROBLEMS.conflict.type],
   [422, PROBLEMS.unprocessable.type],
@@ -118,9 +137,41 @@ export function parseQuery(search: string): { values: Record<string, string | st
 
 const passes = (schema: z.ZodType | undefined, value: unknown) => !schema || schema.safeParse(value).success;
 
-/** Tokens the request generator minted as valid, by `authorization` header value. */
+/** A signed-in caller the generator sends requests as. */
+export interface KnownCaller {
+  id: string;
+  role: Role;
+}
+
+/** The valid callers, by the `authorization` header value they send; every other value is refused. */
 export interface OracleContext {
-  validAuthorizations: ReadonlySet<string>;
+  callers: ReadonlyMap<string, KnownCaller>;
+}
+
+/** The 401 a request without a valid token gets, with the challenge its `authorization` header calls for. */
+export function unauthorizedFor(authorization: string | undefined): Answer {
+  const value = authorization?.trim() ?? "";
+  // No header, or another scheme (`Basic …`, `bearer<token>`): the request had no bearer token.
+  if (!/^bearer(\s|$)/i.test(value)) return { ...problemOf("unauthorized"), challenge: "missing" };
+  // The bearer scheme with nothing after it: the contract does not say whether that is a token.
+  if (/^bearer$/i.test(value)) return { ...problemOf("unauthorized"), challenge: "any" };
+  return { ...problemOf("unauthorized"), challenge: "invalid_token" };
+}
+
+const forbiddenAnswer: Answer = { ...problemOf("forbidden"), challenge: "insufficient_scope" };
+
+/**
+ * What a customer's valid request gets where ownership decides it, or undefined for the route's usual outcomes: a
+ * user other than themself is a 404, as is any order (the customer the generator signs in as owns none a request can
+ * name: theirs are created during the run, their ids in no pool), and an order status but `cancelled` a 403.
+ */
+function customerOutcome(route: RouteSpec, params: Record<string, string>, body: unknown, caller: KnownCaller) {
+  const key = `${route.method} ${route.path}`;
+  if (route.path === "/users/:id" && params.id?.toLowerCase() !== caller.id) return [problemOf("notFound")];
+  if (key === "GET /orders/:id") return [problemOf("notFound")];
+  if (key === "PATCH /orders/:id")
+    return (body as { status?: unknown }).status === "cancelled" ? [problemOf("notFound")] : [forbiddenAnswer];
+  return undefined;
 }
 
 export function expectedFor(exchange: Exchange, context: OracleContext): Expected {
@@ -134,7 +185,15 @@ export function expectedFor(exchange: Exchange, context: OracleContext): Expecte
   const route = routes.find((r) => r.path === template && r.method === exchange.method) as RouteSpec;
   const headers = Object.fromEntries(Object.entries(exchange.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const lenient: string[] = [];
-  const extra: Array<{ status: number; type?: string }> = [];
+  const extra: Answer[] = [];
+
+  // The caller, before anything about the request itself: a caller who may not call a route learns nothing of it.
+  let caller: KnownCaller | undefined;
+  if (route.access !== "public") {
+    caller = context.callers.get(headers.authorization ?? "");
+    if (!caller) return { answers: [unauthorizedFor(headers.authorization)], template };
+    if (route.access === "admin" && caller.role !== "admin") return { answers: [forbiddenAnswer], template };
+  }
 
   let body: unknown;
   if (route.body) {
@@ -200,12 +259,18 @@ export function expectedFor(exchange: Exchange, context: OracleContext): Expecte
   if (!valid(body))
     return { answers: [problemOf("validation"), ...extra], template, lenient: lenient.join("; ") || undefined };
 
-  if (route.auth && !context.validAuthorizations.has(headers.authorization ?? ""))
-    return { answers: [problemOf("unauthorized"), ...extra], template, lenient: lenient.join("; ") || undefined };
+  const why = lenient.join("; ") || undefined;
+  const owner = caller?.role === "customer" ? { owner: caller.id } : {};
+  const decided = caller?.role === "customer" ? customerOutcome(route, params, body, caller) : undefined;
+  if (decided) return { answers: [...decided, ...extra], template, lenient: why, ...owner };
+  // A known caller's token stays valid (neither caller is ever deleted), and an admin may do everything.
+  const stateDependent = (route.errors ?? []).filter(
+    (status) => !(caller && status === 401) && !(caller?.role === "admin" && status === 403),
+  );
   const answers = [
     { status: route.success.status },
-    ...(route.errors ?? []).map((status) => ({ status, type: TYPE_BY_STATUS.get(status) })),
+    ...stateDependent.map((status) => ({ status, type: TYPE_BY_STATUS.get(status) })),
     ...extra,
   ];
-  return { answers, template, lenient: lenient.join("; ") || undefined };
+  return { answers, template, lenient: why, ...owner };
 }

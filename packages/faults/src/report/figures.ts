@@ -62,6 +62,8 @@ export interface OutageFigures {
 export interface HostileFigures {
   fault: "hostile-input";
   requests: number;
+  /** Of the requests, the fixed authorization attacks every run sends (src/hostile/attacks.ts). */
+  attacks: number;
   valid: number;
   mutated: number;
   serverErrors: number;

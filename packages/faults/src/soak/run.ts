@@ -1,7 +1,10 @@
 // The soak: the crud-mix load for a bounded time, sampling the process's RSS and, for Node implementations, heap
 // used after a full GC (through the heap probe). Growth from the first to the last quarter is reported, not
-// asserted; what is asserted is that every answer of the load was the exact status its step expects.
+// asserted; what is asserted is that every answer of the load was the exact status its step expects. Each request
+// carries its caller's bearer token, as the cycle says (the admin's or the cycle's customer's), signed with the app's
+// secret.
 import {
+  bearerCache,
   CRUD_MIX,
   type CrudMixContext,
   type CrudMixPools,
@@ -23,6 +26,8 @@ export interface SoakOptions {
   seed: number;
   /** The heap probe's port, or null for an implementation that is not Node (RSS only). */
   probePort: number | null;
+  /** The app's JWT_SECRET, which the callers' tokens are signed with (a soak of under an hour: they last that long). */
+  jwtSecret: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,13 +37,14 @@ export async function runSoak(
   app: FaultApp,
   options: SoakOptions,
 ): Promise<{ figures: SoakFigures; violations: string[] }> {
-  const ids = async (table: string) =>
-    (await sql<{ id: string }>(app.databaseUrl, `SELECT id FROM ${table} ORDER BY id LIMIT 500`)).map((r) => r.id);
+  const ids = async (query: string) => (await sql<{ id: string }>(app.databaseUrl, query)).map((r) => r.id);
   const pools: CrudMixPools = {
-    userIds: await ids("users"),
-    productIds: await ids("products"),
-    orderIds: await ids("orders"),
+    // Customers only: the cycle's customer is one of them, and the admin is the cycle's own.
+    userIds: await ids("SELECT id FROM users WHERE role = 'customer' ORDER BY id LIMIT 500"),
+    productIds: await ids("SELECT id FROM products ORDER BY id LIMIT 500"),
+    orderIds: await ids("SELECT id FROM orders ORDER BY id LIMIT 500"),
   };
+  const bearer = bearerCache(options.jwtSecret);
   const pid = app.running.pid;
   const violations: string[] = [];
 
@@ -56,9 +62,10 @@ export async function runSoak(
     for (let i = 0; !stop; i++) {
       const step = CRUD_MIX[i % CRUD_MIX.length] as (typeof CRUD_MIX)[number];
       const request = step.request(ctx, pools, rng);
-      const exchange: Exchange = { method: request.method, path: request.path };
+      const headers: Record<string, string> = request.caller ? { authorization: bearer(request.caller) } : {};
+      const exchange: Exchange = { method: request.method, path: request.path, headers };
       if (request.body) {
-        exchange.headers = { "content-type": "application/json" };
+        headers["content-type"] = "application/json";
         exchange.body = JSON.stringify(request.body);
       }
       const outcome = await send(app.url, exchange, { agent, timeoutMs: 30_000 });

@@ -2,7 +2,8 @@
 
 Placing an order takes the stock with one conditional `UPDATE … WHERE stock >= $q RETURNING`, so concurrent orders
 never oversell, and records the order in the same transaction. Idempotency keys live in the `idempotency_keys`
-table, with the same request fingerprint, so a key used through any implementation holds in every other.
+table, keyed by (user, key) with the same request fingerprint, so a key used through any implementation holds in
+every other. A customer reaches only their own orders: the condition is part of each statement.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from typing import Any
 
 import asyncpg
 
-from api_contract.models import ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQuery
+from api_contract.models import CUSTOMER_ORDER_STATUSES, ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQuery
 from api_contract.problems import ProblemError
 
 from ..db import Database
 from ..dto import ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, page, to_order
+from ..principal import Principal, forbidden, unauthorized
 
 _USER_JOIN = "JOIN users u ON u.id = o.user_id"
 _PRODUCT_JOIN = "JOIN products p ON p.id = o.product_id"
@@ -38,18 +40,32 @@ def order_not_found(order_id: str) -> ProblemError:
     return ProblemError("notFound", f"No order has the id {order_id}.")
 
 
-def _unknown_reference(field: str, value: str) -> ProblemError:
+def unknown_product(product_id: str) -> ProblemError:
     return ProblemError(
         "unprocessable",
-        f"No {'user' if field == 'userId' else 'product'} has the id {value}.",
-        errors=[{"path": f"body.{field}", "message": "does not name an existing record"}],
+        f"No product has the id {product_id}.",
+        errors=[{"path": "body.productId", "message": "does not name an existing record"}],
     )
 
 
+def _user_gone() -> ProblemError:
+    # The caller's user was deleted after the request was authenticated: their token no longer names anyone.
+    return unauthorized("The token's user no longer exists.")
+
+
+def reachable(principal: Principal, next_param: int) -> tuple[list[str], list[Any]]:
+    """The orders a principal may reach, as conditions of the statement itself (core's reachableOrders): every order
+    for an admin, only their own for a customer, so that another customer's order finds nothing (a 404, as for an
+    id that does not exist). The conditions on `o`, numbered from `next_param`, and their arguments."""
+    if principal.role == "admin":
+        return [], []
+    return [f"o.user_id = ${next_param}"], [principal.id]
+
+
 def request_hash(body: CreateOrderBody) -> str:
-    """The fingerprint an idempotency key is bound to: SHA-256 (hex) of
-    `{"userId":"…","productId":"…","quantity":N}` with the ids lower-cased — JSON.stringify's bytes exactly."""
-    fingerprint = {"userId": body.userId.lower(), "productId": body.productId.lower(), "quantity": body.quantity}
+    """The fingerprint an idempotency key is bound to: SHA-256 (hex) of `{"productId":"…","quantity":N}` with the
+    id lower-cased — JSON.stringify's bytes exactly (the user is part of the key itself, not of the body)."""
+    fingerprint = {"productId": body.productId.lower(), "quantity": body.quantity}
     return hashlib.sha256(json.dumps(fingerprint, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -62,9 +78,8 @@ def _select(include: list[str] | None) -> tuple[str, str]:
     return columns, joins
 
 
-async def list_orders(db: Database, query: ListOrdersQuery) -> dict[str, Any]:
-    conditions: list[str] = []
-    args: list[Any] = []
+async def list_orders(db: Database, query: ListOrdersQuery, principal: Principal) -> dict[str, Any]:
+    conditions, args = reachable(principal, 1)
     for column, value, cast in (
         ("status", query.status, "::order_status"),
         ("user_id", query.userId, ""),
@@ -85,15 +100,19 @@ async def list_orders(db: Database, query: ListOrdersQuery) -> dict[str, Any]:
     return page([to_order(r, query.include) for r in rows], total, query.page, query.limit)
 
 
-async def get_order(db: Database, order_id: str, include: list[str] | None) -> dict[str, Any]:
+async def get_order(db: Database, order_id: str, include: list[str] | None, principal: Principal) -> dict[str, Any]:
     columns, joins = _select(include)
-    row = await db.fetchrow(f"SELECT {columns} FROM orders o {joins} WHERE o.id = $1", order_id)
+    own, args = reachable(principal, 2)
+    where = " AND ".join(["o.id = $1", *own])
+    row = await db.fetchrow(f"SELECT {columns} FROM orders o {joins} WHERE {where}", order_id, *args)
     if row is None:
         raise order_not_found(order_id)
     return to_order(row, include)
 
 
-async def _place_order(db: Database, body: CreateOrderBody, idempotency_key: str | None) -> dict[str, Any]:
+async def _place_order(
+    db: Database, body: CreateOrderBody, user_id: str, idempotency_key: str | None
+) -> dict[str, Any]:
     """Takes the stock and records the order in one transaction: a conditional decrement never oversells."""
     try:
         async with db.acquire() as conn, conn.transaction():
@@ -104,26 +123,19 @@ async def _place_order(db: Database, body: CreateOrderBody, idempotency_key: str
                 body.quantity,
             )
             if price is None:
-                # Unknown references are a 422 whatever the stock; only then is a shortage a 409.
-                found = await conn.fetchrow(
-                    "SELECT (SELECT stock FROM products WHERE id = $1) AS stock,"
-                    " EXISTS (SELECT 1 FROM users WHERE id = $2) AS user_exists",
-                    body.productId,
-                    body.userId,
-                )
-                if found["stock"] is None:
-                    raise _unknown_reference("productId", body.productId)
-                if not found["user_exists"]:
-                    raise _unknown_reference("userId", body.userId)
+                # An unknown product is a 422 whatever the stock; only then is a shortage a 409.
+                stock = await conn.fetchval("SELECT stock FROM products WHERE id = $1", body.productId)
+                if stock is None:
+                    raise unknown_product(body.productId)
                 raise ProblemError(
                     "conflict",
-                    f"Only {found['stock']} left in stock; {body.quantity} requested.",
+                    f"Only {stock} left in stock; {body.quantity} requested.",
                     errors=[{"path": "body.quantity", "message": "exceeds the stock left"}],
                 )
             row = await conn.fetchrow(
                 "INSERT INTO orders (user_id, product_id, quantity, unit_price_cents, total_cents) "
                 f"VALUES ($1, $2, $3, $4, $5) RETURNING {ORDER_COLUMNS}",
-                body.userId,
+                user_id,
                 body.productId,
                 body.quantity,
                 price,
@@ -132,31 +144,40 @@ async def _place_order(db: Database, body: CreateOrderBody, idempotency_key: str
             order = to_order(row)
             if idempotency_key is not None:
                 await conn.execute(
-                    "UPDATE idempotency_keys SET response_status = 201, response_body = $2, completed_at = now() "
-                    "WHERE key = $1",
+                    "UPDATE idempotency_keys SET response_status = 201, response_body = $3, completed_at = now() "
+                    "WHERE user_id = $1 AND key = $2",
+                    user_id,
                     idempotency_key,
                     order,
                 )
             return order
     except asyncpg.ForeignKeyViolationError:
-        raise _unknown_reference("userId", body.userId) from None
+        raise _user_gone() from None
 
 
-async def create_order(db: Database, body: CreateOrderBody, idempotency_key: str | None) -> dict[str, Any]:
-    """Places an order. With an idempotency key, the first request claims the key; a retry with the same body
-    replays the recorded response (201, or the 409/422 problem), a different body is a 422, and a retry while
-    the first is still running is a 409."""
+async def create_order(
+    db: Database, body: CreateOrderBody, principal: Principal, idempotency_key: str | None = None
+) -> dict[str, Any]:
+    """Places an order for the caller. With an idempotency key, the first request claims the key; a retry with the
+    same body replays the recorded response (201, or the 409/422 problem), a different body is a 422, and a retry
+    while the first is still running is a 409. A key is its user's: another user's same key is another row."""
     if idempotency_key is None:
-        return await _place_order(db, body, None)
+        return await _place_order(db, body, principal.id, None)
     fingerprint = request_hash(body)
-    claimed = await db.fetchval(
-        "INSERT INTO idempotency_keys (key, request_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING key",
-        idempotency_key,
-        fingerprint,
-    )
+    try:
+        claimed = await db.fetchval(
+            "INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, $2, $3) "
+            "ON CONFLICT DO NOTHING RETURNING key",
+            principal.id,
+            idempotency_key,
+            fingerprint,
+        )
+    except asyncpg.ForeignKeyViolationError:
+        raise _user_gone() from None
     if claimed is None:
         record = await db.fetchrow(
-            "SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE key = $1",
+            "SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2",
+            principal.id,
             idempotency_key,
         )
         if record is None:
@@ -169,44 +190,53 @@ async def create_order(db: Database, body: CreateOrderBody, idempotency_key: str
             return record["response_body"]
         raise ProblemError.from_json(record["response_status"], record["response_body"])
     try:
-        return await _place_order(db, body, idempotency_key)
+        return await _place_order(db, body, principal.id, idempotency_key)
     except ProblemError as refusal:
         if refusal.status in (409, 422):
             # A refusal is the answer to this request: record it so that a retry gets the same one.
             await db.execute(
-                "UPDATE idempotency_keys SET response_status = $2, response_body = $3, completed_at = now() "
-                "WHERE key = $1",
+                "UPDATE idempotency_keys SET response_status = $3, response_body = $4, completed_at = now() "
+                "WHERE user_id = $1 AND key = $2",
+                principal.id,
                 idempotency_key,
                 refusal.status,
                 refusal.to_json(),
             )
         else:
-            await _release(db, idempotency_key)
+            await _release(db, principal.id, idempotency_key)
         raise
     except Exception:
         # Nothing was decided (database down, a bug): free the key so that a retry can succeed.
-        await _release(db, idempotency_key)
+        await _release(db, principal.id, idempotency_key)
         raise
 
 
-async def _release(db: Database, idempotency_key: str) -> None:
+async def _release(db: Database, user_id: str, idempotency_key: str) -> None:
     with contextlib.suppress(Exception):  # best effort, as in the Node apps
-        await db.execute("DELETE FROM idempotency_keys WHERE key = $1", idempotency_key)
+        await db.execute("DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2", user_id, idempotency_key)
 
 
-async def update_order_status(db: Database, order_id: str, status: str) -> dict[str, Any]:
-    """Moves an order along pending → shipped → delivered, or pending → cancelled (which restocks)."""
+async def update_order_status(db: Database, order_id: str, status: str, principal: Principal) -> dict[str, Any]:
+    """Moves an order along pending → shipped → delivered, or pending → cancelled (which restocks). A customer may
+    only cancel, and only their own order: any other status is a 403 whichever order it names (before any query)."""
+    if principal.role != "admin" and status not in CUSTOMER_ORDER_STATUSES:
+        raise forbidden(f"Only an admin may mark an order {status}; a customer may cancel their own pending order.")
     allowed_from = [s for s, targets in ORDER_TRANSITIONS.items() if status in targets]
+    own, own_args = reachable(principal, 4)
+    movable = " AND ".join(["o.id = $1", "o.status = ANY($3::order_status[])", *own])
     async with db.acquire() as conn, conn.transaction():
         row = await conn.fetchrow(
-            "UPDATE orders SET status = $2::order_status, updated_at = now() "
-            f"WHERE id = $1 AND status = ANY($3::order_status[]) RETURNING {ORDER_COLUMNS}",
+            f"UPDATE orders o SET status = $2::order_status, updated_at = now() WHERE {movable} "
+            f"RETURNING {ORDER_COLUMNS}",
             order_id,
             status,
             allowed_from,
+            *own_args,
         )
         if row is None:
-            current = await conn.fetchval("SELECT status FROM orders WHERE id = $1", order_id)
+            own, own_args = reachable(principal, 2)
+            found = " AND ".join(["o.id = $1", *own])
+            current = await conn.fetchval(f"SELECT o.status FROM orders o WHERE {found}", order_id, *own_args)
             if current is None:
                 raise order_not_found(order_id)
             raise ProblemError(

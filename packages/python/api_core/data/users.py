@@ -10,6 +10,7 @@ from api_contract.problems import ProblemError
 
 from ..db import Database
 from ..dto import USER_COLUMNS, page, to_user
+from ..principal import Principal
 
 
 def user_not_found(user_id: str) -> ProblemError:
@@ -22,6 +23,15 @@ def email_taken() -> ProblemError:
         "A user with this e-mail address already exists.",
         errors=[{"path": "body.email", "message": "is already registered"}],
     )
+
+
+def reachable(principal: Principal, next_param: int) -> tuple[str, list[Any]]:
+    """The users a principal may reach, as a condition of the statement itself (core's reachableUsers): every user
+    for an admin, only themself for a customer, so that another customer's id finds nothing (a 404, as for an id
+    that does not exist). The condition's text, to append after `WHERE id = $1 …`, and its argument."""
+    if principal.role == "admin":
+        return "", []
+    return f" AND id = ${next_param}", [principal.id]
 
 
 def contains(q: str) -> str:
@@ -41,8 +51,9 @@ async def list_users(db: Database, page_number: int, limit: int, q: str | None) 
     return page([to_user(r) for r in rows], total, page_number, limit)
 
 
-async def get_user(db: Database, user_id: str) -> dict[str, Any]:
-    row = await db.fetchrow(f"SELECT {USER_COLUMNS} FROM users WHERE id = $1", user_id)
+async def get_user(db: Database, user_id: str, principal: Principal) -> dict[str, Any]:
+    own, args = reachable(principal, 2)
+    row = await db.fetchrow(f"SELECT {USER_COLUMNS} FROM users WHERE id = $1{own}", user_id, *args)
     if row is None:
         raise user_not_found(user_id)
     return to_user(row)
@@ -61,14 +72,16 @@ async def create_user(db: Database, email: str, name: str, password_hash: str | 
     return to_user(row)
 
 
-async def update_user(db: Database, user_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+async def update_user(db: Database, user_id: str, changes: dict[str, Any], principal: Principal) -> dict[str, Any]:
     columns = [c for c in ("email", "name") if c in changes]
     assignments = ", ".join(f"{c} = ${i + 2}" for i, c in enumerate(columns))
+    own, args = reachable(principal, len(columns) + 2)
     try:
         row = await db.fetchrow(
-            f"UPDATE users SET {assignments}, updated_at = now() WHERE id = $1 RETURNING {USER_COLUMNS}",
+            f"UPDATE users SET {assignments}, updated_at = now() WHERE id = $1{own} RETURNING {USER_COLUMNS}",
             user_id,
             *(changes[c] for c in columns),
+            *args,
         )
     except asyncpg.UniqueViolationError:
         raise email_taken() from None
@@ -77,9 +90,10 @@ async def update_user(db: Database, user_id: str, changes: dict[str, Any]) -> di
     return to_user(row)
 
 
-async def delete_user(db: Database, user_id: str) -> None:
+async def delete_user(db: Database, user_id: str, principal: Principal) -> None:
+    own, args = reachable(principal, 2)
     try:
-        deleted = await db.fetchval("DELETE FROM users WHERE id = $1 RETURNING id", user_id)
+        deleted = await db.fetchval(f"DELETE FROM users WHERE id = $1{own} RETURNING id", user_id, *args)
     except (asyncpg.ForeignKeyViolationError, asyncpg.RestrictViolationError):
         raise ProblemError("conflict", "The user has orders and cannot be deleted.") from None
     if deleted is None:
