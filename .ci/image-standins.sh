@@ -38,6 +38,8 @@ fi
 [ "${1:-up}" = up ] || fail "unknown argument \"$1\" (expected: up or down)"
 
 node_bin=$(command -v node) || fail "no node on PATH"
+# The binary itself, not a link to it (nvm's, a package manager's): the context copy (cp -a) would keep the link.
+node_bin=$(readlink -f "$node_bin")
 [[ "$("$node_bin" --version)" == v24.* ]] || fail "node on PATH is $("$node_bin" --version); the stand-in is Node 24"
 # The root devDependency bun: its postinstall puts @oven/bun-<platform>'s binary at bin/bun.exe.
 bun_bin="$ROOT/node_modules/bun/bin/bun.exe"
