@@ -245,9 +245,10 @@ describe("options", () => {
     expect(() => parseOptions(argv)).toThrow(message);
   });
 
-  it("runs auth-login at 16 connections at most (scrypt logins only queue beyond), other scenarios as asked", () => {
-    expect(connectionsFor(scenarios["auth-login"], [100])).toEqual([16]);
-    expect(connectionsFor(scenarios["auth-login"], [25, 100, 300])).toEqual([16]);
+  it("runs the scrypt routes at 4 connections at most (hashes only queue beyond), other scenarios as asked", () => {
+    expect(connectionsFor(scenarios["auth-login"], [100])).toEqual([4]);
+    expect(connectionsFor(scenarios["auth-register"], [25, 100, 300])).toEqual([4]);
+    expect(connectionsFor(scenarios["auth-login"], [2])).toEqual([2]);
     expect(connectionsFor(scenarios["user-by-id"], [25, 100, 300])).toEqual([25, 100, 300]);
   });
 

@@ -101,11 +101,11 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
     // express reaches node-http-pg through node-http-prisma: total = framework × data access.
     const split = results.split.find((s) => s.scenario === "user-by-id" && s.target === "express");
     expect(split?.total.value).toBeCloseTo((split?.framework.value ?? 0) * (split?.dataAccess.value ?? 0), 6);
-    // Every group is gone afterwards.
+    // Every group of this run is gone afterwards (other test files may be running their own meanwhile).
     const groups = await import("node:fs").then((fs) =>
       "version" in layout && layout.version === 1 ? fs.readdirSync(layout.cpu) : [],
     );
-    expect(groups.filter((g) => g.startsWith("api-ref-bench-"))).toEqual([]);
+    expect(groups.filter((g) => g.startsWith(`api-ref-bench-${run.pid}-`))).toEqual([]);
   }, 600_000);
 
   it("fails its precision check when one copy of the A/A pair is slowed on purpose", async () => {

@@ -141,7 +141,7 @@ export const PRESETS: readonly Preset[] = [
     changes: [
       "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 25, 50, 75 requests/s on 25 connections, each run once (a ramp has no repeats, so these ratios have no interval): under 0.5 CPU on this machine /metrics and the auth routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps would measure only a queue; the latency compared is the geometric mean over the steps",
       "containers of 0.5 CPU and 256 MB → the same limits on each server process (cgroup v2 where the machine allows it)",
-      "auth routes run at most 16 connections (a scrypt hash per request)",
+      "auth routes run at most 4 connections (a scrypt hash of ~250 ms per request)",
       "30 s per step → 1 s warm-up + 4 s per step (one process per server: a ramp keeps its servers for the run), after 5 s of settling under load",
     ],
   },

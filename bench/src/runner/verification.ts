@@ -19,7 +19,7 @@ export async function verifyTargets(name: ScenarioName, targets: LiveTarget[], c
     const result = started
       ? { ok: false, checked: 0, failed: 1, failures: [{ request: "(start)", problem: started }] }
       : await verifyScenario(target.url, scenario, ctx.pools, {
-          sampleSize: ctx.options.verifySample,
+          sampleSize: Math.min(ctx.options.verifySample, scenario.maxVerifySample ?? Number.POSITIVE_INFINITY),
           seed: ctx.seed,
         });
     await parkProcess(target, ctx);

@@ -90,15 +90,17 @@ export interface Scenario {
   /** Each request depends on an earlier response, so it cannot be pipelined. */
   sequential?: boolean;
   /**
-   * Fewest measured seconds, whatever --duration or the budget say: at ≈ 15 scrypt logins per second a shorter
+   * Fewest measured seconds, whatever --duration or the budget say: at ≈ 8 scrypt logins per second (two cores) a shorter
    * run counts too few answers to compare. A --smoke run, which compares nothing, keeps its half second.
    */
   minDurationS?: number;
   /**
-   * Most connections the scenario runs at, whatever --connections says. A scrypt login is ~50 ms of one core:
-   * 100 logins in flight only make a 5 s queue (the latency is then the queue's, not the framework's), and what
-   * the queue holds when a run stops is seconds of work the harness must wait out before the next cell.
+   * Most connections the scenario runs at, whatever --connections says. A scrypt hash is ~250 ms of one core:
+   * 16 logins in flight already make a 2 s queue (the latency is then the queue's, not the framework's), and what
+   * the queue holds when a cell stops is work the harness must wait out before the next cell.
    */
   maxConnections?: number;
+  /** Most requests verified per server, whatever --verify-sample says: each scrypt answer costs ~250 ms to make. */
+  maxVerifySample?: number;
   plan(pools: Pools, rng: Rng): Plan;
 }

@@ -7,9 +7,9 @@ import type { Results } from "../../src/results.ts";
 
 export const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
-/** The CLI's exit code and everything it printed (stdout and stderr together, in order). */
+/** The CLI's exit code, everything it printed (stdout and stderr together, in order) and its process id. */
 export function bench(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
+  return new Promise<{ code: number | null; output: string; pid: number | undefined }>((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -17,7 +17,7 @@ export function bench(args: string[], env: Record<string, string> = {}) {
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
+    child.on("exit", (code) => resolve({ code, output, pid: child.pid }));
   });
 }
 

@@ -18,6 +18,7 @@ import os
 import re
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import jwt
@@ -81,13 +82,17 @@ def verify_password_sync(password: str, stored: str | None) -> bool:
     return valid and bool(expected) and hmac.compare_digest(actual, expected)
 
 
-# scrypt is CPU-bound (and releases the GIL): it runs on the default thread pool, never on the event loop.
+# scrypt is CPU-bound (and releases the GIL): it runs on threads of its own, never on the event loop, and not on
+# the default executor, whose DNS lookups for new database connections would otherwise wait behind a burst of logins.
+_HASHING = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="scrypt")
+
+
 async def hash_password(password: str) -> str:
-    return await asyncio.get_running_loop().run_in_executor(None, hash_password_sync, password)
+    return await asyncio.get_running_loop().run_in_executor(_HASHING, hash_password_sync, password)
 
 
 async def verify_password(password: str, stored: str | None) -> bool:
-    return await asyncio.get_running_loop().run_in_executor(None, verify_password_sync, password, stored)
+    return await asyncio.get_running_loop().run_in_executor(_HASHING, verify_password_sync, password, stored)
 
 
 def issue_token(user_id: str, secret: str, now: int | None = None) -> str:

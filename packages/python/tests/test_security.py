@@ -3,6 +3,7 @@ and by jose (what packages/core signs with) for the same inputs."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -181,3 +182,27 @@ def test_claims_jose_ignores_are_ignored() -> None:
     # jose accepts an iat in the future and an audience nobody asked about; so must every implementation.
     token = _token({"alg": "HS256"}, _claims(iat=int(time.time()) + 10_000, aud="someone"))
     assert verify_bearer(f"Bearer {token}", SECRET) == USER
+
+
+def test_a_burst_of_hashes_leaves_the_default_executor_to_dns_lookups():
+    """A new database connection resolves its host on the default executor: it must not wait behind logins."""
+
+    async def burst() -> tuple[int, int]:
+        finished = 0
+
+        async def one() -> None:
+            nonlocal finished
+            await security.hash_password("burst")
+            finished += 1
+
+        hashes = [asyncio.ensure_future(one()) for _ in range(12)]
+        await asyncio.sleep(0)
+        await asyncio.get_running_loop().getaddrinfo("localhost", None)
+        looked_up = finished
+        await asyncio.gather(*hashes)
+        return looked_up, finished
+
+    looked_up, finished = asyncio.run(burst())
+    # On the default executor (min(32, cores + 4) threads) the lookup would queue behind most of the twelve.
+    assert looked_up < 4
+    assert finished == 12
