@@ -38,8 +38,6 @@ fi
 [ "${1:-up}" = up ] || fail "unknown argument \"$1\" (expected: up or down)"
 
 node_bin=$(command -v node) || fail "no node on PATH"
-# The binary itself, not a link to it (nvm's, a package manager's): the context copy (cp -a) would keep the link.
-node_bin=$(readlink -f "$node_bin")
 [[ "$("$node_bin" --version)" == v24.* ]] || fail "node on PATH is $("$node_bin" --version); the stand-in is Node 24"
 # The root devDependency bun: its postinstall puts @oven/bun-<platform>'s binary at bin/bun.exe.
 bun_bin="$ROOT/node_modules/bun/bin/bun.exe"
@@ -61,7 +59,9 @@ build() {
   begin "stand-in $name ($dockerfile)"
   context=$(mktemp -d)
   cp "$SOURCES/$dockerfile" "$context/Dockerfile"
-  for file in "$@"; do cp -a "$file" "$context/"; done
+  # What a path given leads to, under its own name: a link (nvm's node, a package manager's shim) copied as a
+  # link would point outside the context, which Docker refuses.
+  for file in "$@"; do cp -a "$(readlink -f "$file")" "$context/$(basename "$file")"; done
   inputs=$( (cd "$context" && find . -type f -print0 | sort -z | xargs -0 sha256sum; docker image inspect -f '{{.Id}}' "$base") |
     sha256sum | cut -c1-16)
   if docker image inspect "$name" >/dev/null 2>&1 && [ -z "$(image_label "$name")" ]; then

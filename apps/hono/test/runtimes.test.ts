@@ -141,7 +141,8 @@ describe.each(rows)("$name ($start.command)", (impl) => {
           () => "answered",
           (error: Error) => (error.cause as NodeJS.ErrnoException | undefined)?.code,
         );
-        expect(fresh).toBe("ECONNREFUSED");
+        // Refused once the listener is closed; reset if, on a busy machine, it was accepted just before the signal ran.
+        expect(["ECONNREFUSED", "ECONNRESET"]).toContain(fresh);
         const answer = await inFlight;
         expect(answer.status, answer.body).toBe(503);
         expect(await exitCode).toBe(0);

@@ -1,9 +1,10 @@
 // Interoperability: every implementation reads and writes the same database and shares JWT_SECRET, so that a
 // user registered through one logs in through every other, and a token issued by one is accepted by every
-// other. Each target is checked against the formats themselves (below), which is what makes any pair agree;
-// end to end, each target a hands its user and token to the next one in the list, b (a ring: every target
-// writes for one other and reads for one other; (a, a) when only one is selected). The column is a. Every
-// ordered pair would cost 16 × 16 × 5 scrypt hashes of a quarter second each, for nothing the formats miss.
+// other. The column is the issuing target, a. Its tokens are tried on every target (cheap: a signature each).
+// Its password hashes are checked against the documented format (below), which is what makes any pair agree,
+// and end to end on the next target in the list, b (a ring: each target writes for one other and reads for one
+// other; (a, a) when only one is selected): every ordered pair would cost 16 × 16 × 3 scrypt hashes of a
+// quarter second each, for nothing the format checks miss.
 //
 // In this suite each implementation has a database of its own, so for a ≠ b the suite copies the user's row,
 // exactly as a wrote it (password hash included), into b's database: what b then reads is what it would read
@@ -109,15 +110,17 @@ describe.each(targets)("$name", (a: Target) => {
     expect(wrong.status).toBe(401);
   });
 
-  it(`issues tokens that ${b.name}'s /auth/me accepts (at registration and at login)`, async () => {
-    const user = await register(a, `token-${a.name}-for-${b.name}`);
-    await share(a, b, user.id);
-    await expectMe(b, user.token, user);
+  it("issues tokens that every target's /auth/me accepts (at registration and at login)", async () => {
+    const user = await register(a, `token-${a.name}`);
     const login = await http(a)
       .post("/auth/login")
       .send({ email: fixtureUsers.buyer.email, password: SEED_PASSWORD })
       .expect(200);
-    await expectMe(b, login.body.token, fixtureUsers.buyer);
+    for (const reader of targets) {
+      await share(a, reader, user.id);
+      await expectMe(reader, user.token, user);
+      await expectMe(reader, login.body.token, fixtureUsers.buyer);
+    }
   });
 
   it("accepts a token the suite signs itself (HS256, the shared secret, sub = user id, exp in one hour) and refuses it signed with any other secret", async (ctx) => {
