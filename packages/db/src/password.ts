@@ -32,8 +32,8 @@ async function scrypt(...args: Parameters<typeof scryptOnPool>): Promise<Buffer>
 
 /**
  * OWASP's Password Storage Cheat Sheet sets scrypt's minimum at N=2^17, r=8, p=1 (128 MiB a hash) and lists
- * N=2^14, r=8, p=5 as of equal strength: the same work in 16 MiB, so that four hashes at once on the thread pool
- * take 64 MiB rather than 512. Hashes stored with other parameters still verify and are upgraded at the next login.
+ * N=2^14, r=8, p=5 as of equal strength: the same work in 16 MiB a hash rather than 128. Hashes stored with other
+ * parameters still verify and are upgraded at the next login.
  */
 export const SCRYPT_PARAMS = { N: 16384, r: 8, p: 5, keyLength: 64, saltLength: 16 } as const;
 const MAX_MEM = 64 * 1024 * 1024;
