@@ -5,7 +5,7 @@
 // written (not root, a read-only mount) the run refuses to start rather than run unlimited. Groups are made
 // under the bench's own group (so that limits around the bench still apply) and removed at the end, on errors
 // and on Ctrl-C.
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Implementation } from "@api-ref/harness";
 
@@ -130,6 +130,7 @@ export class ServerLimits {
     if ("error" in layout) throw new LimitsUnavailable(`--cpus/--memory cannot be applied: ${layout.error}`);
     this.layout = layout;
     this.limits = limits;
+    removeOrphanGroups(layout.version === 2 ? [layout.parent] : [layout.cpu, layout.memory, layout.cpuacct]);
     process.once("SIGINT", this.onSignal);
     process.once("SIGTERM", this.onSignal);
   }
@@ -275,6 +276,34 @@ export function groupProcesses(dir: string): number[] {
   } catch {
     return [];
   }
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Groups of bench runs whose process is gone (killed with SIGKILL, which no handler sees): their leftover servers
+ * are stopped and the groups removed, so that they neither hold CPU nor pile up in the hierarchy.
+ */
+export function removeOrphanGroups(parents: string[]): string[] {
+  const removed: string[] = [];
+  for (const parent of new Set(parents.filter(Boolean))) {
+    for (const entry of readdirSync(parent, { withFileTypes: true })) {
+      const pid = /^api-ref-bench-(\d+)-/.exec(entry.name)?.[1];
+      if (!entry.isDirectory() || !pid || isAlive(Number(pid))) continue;
+      removeGroup(join(parent, entry.name));
+      removed.push(join(parent, entry.name));
+    }
+  }
+  if (removed.length > 0)
+    console.error(`removed ${removed.length} control group(s) left by bench runs that were killed`);
+  return removed;
 }
 
 function removeGroup(dir: string) {

@@ -3,12 +3,13 @@
 // time: capacity = 1000 / serviceMs requests/s), and the control groups the servers are limited by.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectLayout, groupProcesses, ServerLimits } from "../src/limits.ts";
+import { detectLayout, groupProcesses, removeOrphanGroups, ServerLimits } from "../src/limits.ts";
 import { LoadGenerator } from "../src/load/generator.ts";
 import { parseMemory, parseOptions, parseRates, parseSlo, UsageError } from "../src/options.ts";
 import { Progress } from "../src/progress.ts";
@@ -267,6 +268,31 @@ describe("--cpus/--memory control groups", () => {
       for (const dir of group.dirs) expect(existsSync(dir)).toBe(false);
       await new Promise((r) => child?.once("exit", r));
       expect(child.signalCode).toBe("SIGKILL");
+    },
+  );
+
+  it.skipIf("error" in layout)(
+    `removes the groups of a run that was killed, and stops the server left in them (${reason || "cgroups usable"})`,
+    async () => {
+      if ("error" in layout) return;
+      const parents = layout.version === 2 ? [layout.parent] : [layout.cpu, layout.memory];
+      // A run that no longer exists: a process that has exited, whose pid names the group.
+      const gone = spawnSync(process.execPath, ["-e", "process.pid"]).pid;
+      const orphans = parents.map((p) => join(p, `api-ref-bench-${gone}-left-over`));
+      const alive = parents.map((p) => join(p, `api-ref-bench-${process.pid}-still-running`));
+      const server = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+      for (const dir of [...orphans, ...alive]) mkdirSync(dir);
+      for (const dir of orphans) writeFileSync(`${dir}/cgroup.procs`, String(server.pid));
+      try {
+        expect(removeOrphanGroups(parents).sort()).toEqual([...orphans].sort());
+        for (const dir of orphans) expect(existsSync(dir)).toBe(false);
+        for (const dir of alive) expect(existsSync(dir)).toBe(true);
+        if (server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once("exit", r));
+        expect(server.signalCode).toBe("SIGKILL");
+      } finally {
+        server.kill("SIGKILL");
+        for (const dir of [...orphans, ...alive]) if (existsSync(dir)) rmdirSync(dir);
+      }
     },
   );
 

@@ -35,9 +35,7 @@ import {
   unique,
   uniqueEmail,
 } from "./support/http-asserts.ts";
-import { bearerOf, contract, http, httpAs, type SeededUser, targets } from "./targets.ts";
-
-type Target = (typeof targets)[number];
+import { bearerOf, contract, describeEachTarget, http, httpAs, type SeededUser, targets } from "./targets.ts";
 
 /** RFC 6750 §3 challenges: no bearer token at all, a refused token, a known caller without the role. */
 const CHALLENGE = {
@@ -82,7 +80,7 @@ const withoutIds = (res: Response, ...ids: string[]) => {
   };
 };
 
-describe.each(targets)("$name", (target: Target) => {
+describeEachTarget((target) => {
   const { itSecret } = checkContext(target);
   const asAdmin = () => httpAs(target, "admin");
 

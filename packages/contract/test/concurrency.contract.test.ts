@@ -11,9 +11,7 @@ import { sql } from "@api-ref/harness";
 import type { Response } from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
-import { http, httpAs, targets } from "./targets.ts";
-
-type Target = (typeof targets)[number];
+import { http, httpAs, type Target, targets } from "./targets.ts";
 
 /**
  * A request builder on its own connection, so that a burst is parallel on the wire too; signed in with

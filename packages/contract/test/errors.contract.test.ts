@@ -25,9 +25,9 @@ import {
   stockOf,
   uniqueEmail,
 } from "./support/http-asserts.ts";
-import { bearerOf, contract, targets } from "./targets.ts";
+import { bearerOf, contract, describeEachTarget } from "./targets.ts";
 
-describe.each(targets)("$name", (target) => {
+describeEachTarget((target) => {
   const { api, anon, as, db, itSecret } = checkContext(target);
   /** What requests sent over a plain socket carry: the admin's token (they check something else than access). */
   const asAdmin = () => ({ authorization: bearerOf(target, "admin") });

@@ -19,9 +19,7 @@ import { NEEDS, sql } from "@api-ref/harness";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
-import { contract, http, targets } from "./targets.ts";
-
-type Target = (typeof targets)[number];
+import { contract, http, type Target, targets } from "./targets.ts";
 
 /** The documented format: scrypt$N$r$p$<salt base64>$<hash base64>, N=16384, r=8, p=5, 16-byte salt, 64-byte key. */
 const SCRYPT = { N: 16384, r: 8, p: 5, saltBytes: 16, keyBytes: 64, maxmem: 64 * 1024 * 1024 } as const;

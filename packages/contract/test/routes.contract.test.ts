@@ -46,9 +46,9 @@ import {
   userJson,
 } from "./support/http-asserts.ts";
 import * as cases from "./support/route-cases.ts";
-import { bearerOf, contract, targets } from "./targets.ts";
+import { bearerOf, contract, describeEachTarget } from "./targets.ts";
 
-describe.each(targets)("$name", (target) => {
+describeEachTarget((target) => {
   const { api, anon, as, db, itDb, itSecret } = checkContext(target);
   /** DELETE /<resource>/:id answers 204 with no body; then GET answers 404 and the row is gone from the table. */
   const expectDeleted = async (resource: "users" | "products", id: string) => {

@@ -23,13 +23,11 @@ import {
   uniqueEmail,
 } from "./support/http-asserts.ts";
 import { expectSecurityHeaders, type PolicyOf } from "./support/security-asserts.ts";
-import { bearerOf, targets } from "./targets.ts";
-
-type Target = (typeof targets)[number];
+import { bearerOf, describeEachTarget } from "./targets.ts";
 
 const label = (route: RouteSpec) => `${route.method} ${route.path}`;
 
-describe.each(targets)("$name", (target: Target) => {
+describeEachTarget((target) => {
   const { api, anon, as } = checkContext(target);
   const customer = () => bearerOf(target, "buyer");
   const admin = () => bearerOf(target, "admin");

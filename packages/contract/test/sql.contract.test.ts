@@ -36,11 +36,9 @@ import { randomUUID } from "node:crypto";
 import { fixtureOrders, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { implementations, NEEDS } from "@api-ref/harness";
 import type { Response, Test } from "supertest";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { StatementCounter } from "./support/sql-counter.ts";
-import { http, httpAs, targets } from "./targets.ts";
-
-type Target = (typeof targets)[number];
+import { describeEachTarget, http, httpAs, type Target, targets } from "./targets.ts";
 
 const WARM_UP = 2;
 const MEASURED = 5;
@@ -275,7 +273,7 @@ async function routeCounts(target: Target, label: string, skip: (note: string) =
   return route.counts;
 }
 
-describe.each(targets)("$name", (target) => {
+describeEachTarget((target) => {
   for (const route of ROUTES) {
     const what =
       route.bound === 0

@@ -3,10 +3,22 @@
 import { fixtureUsers } from "@api-ref/db/fixtures";
 import { bearerFor, NEEDS } from "@api-ref/harness";
 import supertest from "supertest";
-import { inject, it } from "vitest";
+import { describe, inject, it } from "vitest";
 
 export const contract = inject("contract");
 export const targets = contract.targets;
+export type Target = (typeof targets)[number];
+
+/**
+ * One suite per target, the targets side by side: each has its own server and database, so their checks cannot
+ * meet, and a file takes about its slowest target's time instead of the sum (a check mostly waits on round trips).
+ * A target's own checks run one after another, "in order", since later ones build on what earlier ones wrote.
+ */
+export function describeEachTarget(body: (target: Target) => void) {
+  describe.each(targets)("$name", { concurrent: true }, (target) => {
+    describe("in order", { concurrent: false }, () => body(target));
+  });
+}
 
 /** A supertest agent bound to one target's base URL; its requests carry no token. */
 export const http = (target: { url: string }) => supertest(target.url);
