@@ -7,9 +7,9 @@
 //      and no development dependency inside (vitest, typescript, biome, @scalar/api-reference, ruff, pytest);
 //   3. the db-setup image on an empty database: no demo data unless asked; with SEED_DEMO_DATA=true run twice
 //      (migrated and seeded, then left alone);
-//   4. for each implementation in --run (default: express, fastapi and elysia, a row on each base image, and one
-//      more row a day in turn, so that every image runs within ten days; every image is built and checked in
-//      every run):
+//   4. for each implementation in --run, side by side (default: express, fastapi and elysia, a row on each base
+//      image, and one more row a day in turn, so that every image runs within ten days; every image is built and
+//      checked in every run):
 //      its image started on a copy of that database, the contract
 //      suite by URL against it (`pnpm test:contract --url … --jwt-secret … --database-url …`), the image's own
 //      health check seen healthy, then `docker stop` under load: the fault suite's shutdown check
@@ -96,9 +96,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs a command from the repository root; resolves with its exit code and the end of its output (the harness's
- * runCommand), or with its output shown as it comes (`show`).
+ * runCommand), or with its output shown as it comes (`show`; a string is put before each line, for commands that
+ * run side by side).
  */
-async function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; show?: boolean } = {}) {
+async function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; show?: boolean | string } = {},
+) {
   const env = options.env ?? process.env;
   if (!options.show) {
     const result = await runCommand(command, args, { cwd: ROOT, env, keepChars: 20_000 });
@@ -107,12 +112,22 @@ async function run(command: string, args: string[], options: { env?: NodeJS.Proc
   return new Promise<{ code: number; out: string }>((resolve) => {
     // Shown as it comes; the end of its error output is also kept, for the failure's message (the summary at the end
     // of CI's log names each failed check with it).
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "pipe"] });
+    const prefix = typeof options.show === "string" ? `[${options.show}] ` : "";
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", prefix ? "pipe" : "inherit", "pipe"] });
     let errors = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      errors = (errors + chunk.toString()).slice(-4_000);
-    });
+    const show = (from: NodeJS.ReadableStream | null, to: NodeJS.WriteStream, keep = false) => {
+      let partial = "";
+      from?.on("data", (chunk: Buffer) => {
+        if (keep) errors = (errors + chunk.toString()).slice(-4_000);
+        if (!prefix) return void to.write(chunk);
+        const lines = (partial + chunk.toString()).split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines) to.write(`${prefix}${line}\n`);
+      });
+      from?.on("end", () => partial && to.write(`${prefix}${partial}\n`));
+    };
+    show(child.stdout, process.stdout);
+    show(child.stderr, process.stderr, true);
     child.once("error", (error) => resolve({ code: 127, out: error.message }));
     child.once("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), out: errors }));
   });
@@ -389,7 +404,10 @@ try {
       },
     ));
 
-  for (const impl of imageRows.filter((i) => runList.includes(i.name))) {
+  // The rows side by side: most of a row's time is its contract run's waiting (the limits file's slow clients, a
+  // minute; its outputs are told apart by the row's name at the start of each line).
+  let creating: Promise<unknown> = Promise.resolve();
+  const runFromImage = async (impl: (typeof imageRows)[number]) => {
     const image = images.find((i) => i.tag === imageOf(impl));
     const group = `container ${impl.name}`;
     if (!image?.built || !setupWorks) {
@@ -398,10 +416,13 @@ try {
         "contract suite by URL, health check, docker stop under load",
         image?.built ? "no seeded database" : "its image did not build",
       );
-      continue;
+      return;
     }
     const database = `image_${impl.name.replace(/\W/g, "_")}`;
-    await sql(adminUrl, `CREATE DATABASE ${database} TEMPLATE ${seeded}`);
+    // Copies one at a time (CREATE DATABASE refuses a template that another session is connected to).
+    const copied = creating.then(() => sql(adminUrl, `CREATE DATABASE ${database} TEMPLATE ${seeded}`));
+    creating = copied.catch(() => undefined);
+    await copied;
     const databaseUrl = urlOf(database);
     const jwtSecret = randomBytes(32).toString("base64url");
     const port = await freePort();
@@ -452,7 +473,7 @@ try {
         await sleep(250);
       }
     });
-    if (!ready) continue;
+    if (!ready) return;
 
     await check(group, "passes the contract suite by URL", async () => {
       // --option=value: a random secret can begin with "-", which parseArgs would take for an option.
@@ -463,7 +484,7 @@ try {
       const report = values.report ? join(dirname(values.report), `vitest-image-${impl.name}.json`) : undefined;
       args.push("--", ...vitestArgs, ...(report ? ["--reporter=json", `--outputFile.json=${report}`] : []));
       const { JWT_SECRET: _s, DATABASE_URL: _d, ...env } = process.env;
-      const result = await run("pnpm", args, { env, show: true });
+      const result = await run("pnpm", args, { env, show: impl.name });
       if (result.code !== 0) {
         const lastErrors = stripVTControlCharacters(result.out)
           .split("\n")
@@ -523,7 +544,8 @@ try {
         if (violations.length > 0) throw new Error(violations.join("\n"));
       },
     );
-  }
+  };
+  await Promise.all(imageRows.filter((i) => runList.includes(i.name)).map(runFromImage));
 
   // --- compose -------------------------------------------------------------------------------------------
   const composeEnv = {

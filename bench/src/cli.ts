@@ -83,7 +83,7 @@ async function measure(bench: BenchOptions, dir: string | undefined) {
   for (const t of unstarted) log(`FAILED: ${t.name}: ${t.error}`);
   for (const f of failed) log(`FAILED: ${f.scenario} on ${f.target}: ${f.failure}`);
   // The A/A check: two copies of one server told apart means something other than the code decided the figures.
-  // A smoke run's half-second cells decide nothing, so there it is reported, not failed.
+  // A smoke run's quarter-second cells decide nothing, so there it is reported, not failed.
   const biased = (results.aa ?? []).filter((line) => line.verdict === "biased");
   for (const line of biased) {
     const { value, low, high } = line.ratio;

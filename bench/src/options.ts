@@ -167,7 +167,7 @@ export const USAGE = `usage: pnpm bench [options]
   --scenario NAME[,NAME...]  scenarios (default: ${DECIDING_SCENARIOS.join(", ")}): ${SCENARIO_NAMES.join(", ")}
   --all                      every registered implementation and every scenario (prints how long it will take)
   --connections N[,N...]     concurrent connections, from ${CONNECTION_CHOICES.join("/")} (default 100; smoke 25)
-  --duration S               measured seconds per cell (default 3; smoke 0.5; the auth routes at least 3, except in smoke)
+  --duration S               measured seconds per cell (default 3; smoke 0.25; the auth routes at least 3, in smoke 1)
   --warmup S                 warm-up seconds before each measured run (default 2; smoke 0)
   --settle S                 seconds each server is loaded before it is first measured: before a scenario's first
                              round, or with --restart cell before every cell (default ${DEFAULT_SETTLE_S}; smoke 0)
@@ -194,7 +194,7 @@ export const USAGE = `usage: pnpm bench [options]
   --scale X                  seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)
   --pool-size N              database connections per implementation and baseline, divided among its workers (default 10)
   --verify-sample N          requests checked against the contract per scenario and server (default 24; smoke 12)
-  --smoke                    every scenario and implementation, half a second each, two repeats, no warm-up (for CI)
+  --smoke                    every scenario and implementation, a quarter second each, two repeats, no warm-up (for CI)
   --no-pin                   do not pin the server and the load generator to separate cores
   --profile                  CPU profile of each server over every measured cell: flame graphs and the top functions
                              by layer in the report (Node: the inspector's sampler; FastAPI: py-spy, if installed)
@@ -396,7 +396,7 @@ function cellLengths(values: Values, smoke: boolean, all: boolean) {
   const seconds = (name: string, min: number, fallback: number) =>
     numberOption(values, name, (n) => n >= min && n <= 600, `a number of seconds from ${min} to 600`, fallback);
   // 3 s: the precision study's cells; with a fresh process per cell, more shorter cells sample more processes.
-  const durationS = seconds("duration", 0.5, smoke ? 0.5 : 3);
+  const durationS = seconds("duration", 0.25, smoke ? 0.25 : 3);
   const settleS = seconds("settle", 0, smoke ? 0 : DEFAULT_SETTLE_S);
   const warmupS = seconds("warmup", 0, smoke ? 0 : 2);
   if (strOf(values)("budget") !== undefined && smoke) throw new UsageError("--budget does not apply to --smoke");

@@ -33,7 +33,7 @@ describe("presets", () => {
     it(`${preset.id} composes with --smoke (smoke's cell lengths, the preset's selection)`, () => {
       const run = resolvePreset(preset.id, ["--smoke"]);
       expect(run.options.smoke).toBe(true);
-      expect(run.options.durationS).toBe(0.5);
+      expect(run.options.durationS).toBe(0.25);
       expect(run.options.connections).toEqual([25]);
       expect(run.options.impls.map((i) => i.name).sort()).toEqual(
         resolvePreset(preset.id, [])

@@ -45,7 +45,7 @@ describe("options", () => {
 
   it("smoke: half a second per cell, two repeats (an interval needs two), every scenario and implementation", () => {
     const o = parse("--smoke");
-    expect(o).toMatchObject({ smoke: true, durationS: 0.5, repeats: 2, maxRepeats: 2, warmupS: 0, connections: [25] });
+    expect(o).toMatchObject({ smoke: true, durationS: 0.25, repeats: 2, maxRepeats: 2, warmupS: 0, connections: [25] });
     expect(o.scenarios).toHaveLength(SCENARIO_NAMES.length);
     expect(o.impls).toHaveLength(implementations.length);
   });
@@ -228,7 +228,7 @@ describe("options", () => {
     [["--impl", "expres"], /unknown implementation expres; known: .*express/],
     [["--connections", "50"], /--connections must be one of 25, 100, 200, 300, got "50"/],
     [["--connections", ""], /--connections needs at least one value/],
-    [["--duration", "0"], /--duration must be a number of seconds from 0.5 to 600/],
+    [["--duration", "0"], /--duration must be a number of seconds from 0.25 to 600/],
     [["--duration", "abc"], /--duration must be/],
     [["--repeats", "1.5"], /--repeats must be an integer from 1 to 50/],
     [["--precision", "0"], /--precision must be a half-width such as 5% or 0.05/],
@@ -252,15 +252,16 @@ describe("options", () => {
     expect(connectionsFor(scenarios["user-by-id"], [25, 100, 300])).toEqual([25, 100, 300]);
   });
 
-  it("measures the scrypt routes for 3 s at least, except in a smoke run, which compares nothing", () => {
+  it("measures the scrypt routes for 3 s at least, and in a smoke run (which compares nothing) a second", () => {
     const measured = (argv: string[], name: "auth-login" | "auth-register" | "user-by-id") =>
       planScenario(name, parse(...argv)).durationS;
     expect(measured(["--duration", "1"], "auth-login")).toBe(3);
     expect(measured(["--duration", "1"], "auth-register")).toBe(3);
     expect(measured(["--duration", "5"], "auth-login")).toBe(5);
     expect(measured(["--duration", "1"], "user-by-id")).toBe(1);
-    expect(measured(["--smoke"], "auth-login")).toBe(0.5);
-    expect(measured(["--smoke"], "auth-register")).toBe(0.5);
+    expect(measured(["--smoke"], "auth-login")).toBe(1);
+    expect(measured(["--smoke"], "auth-register")).toBe(1);
+    expect(measured(["--smoke"], "user-by-id")).toBe(0.25);
   });
 
   it("the CLI prints the message and usage and exits 2 before starting anything", () => {

@@ -92,7 +92,7 @@ export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, 
   const intro = [
     "Five published benchmark articles, each re-run here as the nearest setup one machine allows (`pnpm bench --claims`). Each section says what changed from the article's setup, then compares the article's ratios between frameworks with ours from the same run (95% intervals); every preset's full report is in its own directory beside this page.",
     smoke
-      ? "**Smoke run:** cells of half a second, two repeats: the tables show that every figure is produced, not what holds."
+      ? "**Smoke run:** cells of a quarter second (the scrypt routes a second), two repeats: the tables show that every figure is produced, not what holds."
       : "",
     `Verdicts over all published figures: ${tally}. *Can't tell*: ours would not hold, but its 95% interval contains the article's ratio or is wider than ±${WIDE * 100}%, too wide to decide, or there is no interval (a single figure).`,
   ].filter(Boolean);

@@ -36,11 +36,20 @@ export function plannedCellsPerTarget(options: ModeOptions): number {
 }
 
 /**
+ * A smoke cell of a scrypt route: time for a few answers at four connections (in half a second most cells of a
+ * smoke run here saw none: the first answers come after the first hashes queued behind each other).
+ */
+const SMOKE_SCRYPT_S = 1;
+
+/**
  * The measured seconds of a scenario's cells: --duration, or the scenario's floor where it needs longer runs to
- * count enough answers to compare (the scrypt routes). A smoke run compares nothing, so it keeps its half second.
+ * count enough answers to compare (the scrypt routes). A smoke run compares nothing: its floor only lets a scrypt
+ * route answer at all.
  */
 export function measuredSeconds(name: ScenarioName, options: Pick<ModeOptions, "durationS" | "smoke">): number {
-  return options.smoke ? options.durationS : Math.max(options.durationS, scenarios[name].minDurationS ?? 0);
+  const floor = scenarios[name].minDurationS;
+  if (floor === undefined) return options.durationS;
+  return Math.max(options.durationS, options.smoke ? SMOKE_SCRYPT_S : floor);
 }
 
 /**

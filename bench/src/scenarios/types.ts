@@ -91,7 +91,7 @@ export interface Scenario {
   sequential?: boolean;
   /**
    * Fewest measured seconds, whatever --duration or the budget say: at ≈ 8 scrypt logins per second (two cores) a shorter
-   * run counts too few answers to compare. A --smoke run, which compares nothing, keeps its half second.
+   * run counts too few answers to compare. A --smoke run, which compares nothing, measures a second.
    */
   minDurationS?: number;
   /**

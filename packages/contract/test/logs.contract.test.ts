@@ -5,8 +5,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
 import { launch, NEEDS, type RunningImplementation, selectImplementations } from "@api-ref/harness";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contract, http, targets } from "./targets.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { contract, describeEachTarget, http } from "./targets.ts";
 
 const impls = contract.adminUrl ? selectImplementations(process.env.CONTRACT_IMPLS) : [];
 
@@ -29,7 +29,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe.each(targets)("$name", (target) => {
+// Every implementation side by side: each has its own process and database, and most of the file is their start.
+describeEachTarget((target) => {
   const impl = impls.find((i) => i.name === target.name);
   if (!impl) {
     it("logs no password and no token at LOG_LEVEL=info", (ctx) => {
