@@ -43,7 +43,7 @@ describe("options", () => {
     });
   });
 
-  it("smoke: half a second per cell, two repeats (an interval needs two), every scenario and implementation", () => {
+  it("smoke: a quarter second per cell, two repeats (an interval needs two), every scenario and implementation", () => {
     const o = parse("--smoke");
     expect(o).toMatchObject({ smoke: true, durationS: 0.25, repeats: 2, maxRepeats: 2, warmupS: 0, connections: [25] });
     expect(o.scenarios).toHaveLength(SCENARIO_NAMES.length);

@@ -3,6 +3,7 @@
 // works offline and behind a firewall. Skipped where Chromium is not installed (CI installs Debian's;
 // CHROMIUM_PATH points elsewhere).
 import { existsSync } from "node:fs";
+import { concurrencyLimit } from "@api-ref/db/concurrency";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { routes } from "../src/index.ts";
@@ -26,24 +27,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/**
- * Runs `render` when one of two slots is free: rendering the page is seconds of a core's work, so two at a time keep
- * two cores busy while no page waits for its turn inside the polls' 30 s below.
- */
-const RENDERS_AT_ONCE = 2;
-let freeSlots = RENDERS_AT_ONCE;
-const queued: Array<() => void> = [];
-async function inTurn(render: () => Promise<void>) {
-  if (freeSlots > 0) freeSlots--;
-  else await new Promise<void>((resolve) => queued.push(resolve));
-  try {
-    await render();
-  } finally {
-    const next = queued.shift();
-    if (next) next();
-    else freeSlots++;
-  }
-}
+/** Two renders at a time: one is seconds of a core's work, and no page may wait its turn inside the polls' 30 s. */
+const inTurn = concurrencyLimit(2);
 
 // The implementations side by side, two pages at a time; a test's time includes its wait for a turn.
 describe.each(targets)("$name", { concurrent: true }, (target) => {

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { concurrencyLimit } from "./concurrency.ts";
 
 // The format every implementation reads and writes (docs/api.md): scrypt$N$r$p$<salt b64>$<hash b64>.
 const scryptOnPool = promisify(scryptCallback) as (
@@ -14,21 +15,9 @@ const scryptOnPool = promisify(scryptCallback) as (
  * SCRAM handshake of new database connections: behind a burst of logins they waited past the connect timeout (503).
  */
 const HASHES_AT_ONCE = Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2);
-let hashing = 0;
-const waitingForHash: Array<() => void> = [];
+const inHashTurn = concurrencyLimit(HASHES_AT_ONCE);
 
-async function scrypt(...args: Parameters<typeof scryptOnPool>): Promise<Buffer> {
-  if (hashing < HASHES_AT_ONCE) hashing++;
-  else await new Promise<void>((resolve) => waitingForHash.push(resolve));
-  try {
-    return await scryptOnPool(...args);
-  } finally {
-    // The slot goes straight to the next waiter, if any.
-    const next = waitingForHash.shift();
-    if (next) next();
-    else hashing--;
-  }
-}
+const scrypt = (...args: Parameters<typeof scryptOnPool>): Promise<Buffer> => inHashTurn(() => scryptOnPool(...args));
 
 /**
  * OWASP's Password Storage Cheat Sheet sets scrypt's minimum at N=2^17, r=8, p=1 (128 MiB a hash) and lists
