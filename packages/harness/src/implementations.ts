@@ -196,7 +196,7 @@ export const implementations: readonly Implementation[] = [
     // the venv and installs packages/python into it, runs this export too.
     build: { command: process.execPath, args: ["../../packages/python/scripts/export-contract.ts"] },
     start: { command: `${REPO_ROOT}apps/fastapi/.venv/bin/python`, args: ["-m", "app.server"] },
-    // The venv `pnpm install` makes when it finds a Python 3.11+ (packages/harness/src/setup-python.ts).
+    // The venv `pnpm install` makes when it finds a Python 3.11+ (packages/python/scripts/setup-venvs.ts).
     unavailable: existsSync(`${REPO_ROOT}apps/fastapi/.venv/bin/python`)
       ? undefined
       : "apps/fastapi/.venv is missing: install Python 3.11+ and run `pnpm install` again",

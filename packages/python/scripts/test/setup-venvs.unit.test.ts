@@ -1,4 +1,4 @@
-// The root postinstall's choice of interpreter (src/setup-python.ts): a Python it can make the venvs with, or one
+// The root postinstall's choice of interpreter (scripts/setup-venvs.ts): a Python it can make the venvs with, or one
 // line saying why not — never a failed install.
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { findPython } from "../src/setup-python.ts";
+import { findPython } from "../setup-venvs.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "setup-python-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ describe("findPython", () => {
 
 describe("the postinstall script", () => {
   it("exits 0 with one line naming what is left out when no Python will do", () => {
-    const script = fileURLToPath(new URL("../src/setup-python.ts", import.meta.url));
+    const script = fileURLToPath(new URL("../setup-venvs.ts", import.meta.url));
     const result = spawnSync(process.execPath, [script], {
       env: { PATH: dir, PYTHON: fakePython("py39", "3.9") },
       encoding: "utf8",
