@@ -1,10 +1,12 @@
-"""The app factory: `create_app(settings)` wires routes, validation, errors, metrics, the security headers, the auth
-routes' rate limit and the database pool.
+"""The app factory, `create_app(settings)` (uvicorn's `factory=True`): the API's routers, the contract's edges
+(edges/), the metrics and the asyncpg pool, opened and closed by the lifespan.
 
 FastAPI's defaults that the contract overrides, and why:
 - `redirect_slashes=False`: `/users/` is another path (404), not a redirect to `/users`;
-- no generated OpenAPI document or docs pages: `/openapi.json` and `/docs` serve the contract's own;
-- every error handler is ours (errors.py), so FastAPI's `{"detail": …}` bodies never reach a client.
+- no generated OpenAPI document or docs pages: `/openapi.json` and `/docs` serve the contract's own
+  (api/routes/meta.py);
+- `default_response_class`: JSON with the `charset=utf-8` the Node apps send;
+- every error handler is the contract's (edges/problems.py), so FastAPI's `{"detail": …}` bodies never reach a client.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from api_core.db import Database, create_pool
 from api_core.metrics import HttpMetrics
 from api_core.settings import Settings
 
-from . import errors
-from .middleware import ExpressPathMatching, RecordMetrics, RequestId, SecurityHeaders
-from .rate_limit import AuthRateLimit
-from .routers import auth, meta, orders, products, users
+from .api.main import api_router
+from .edges import problems
+from .edges.json_response import JSONResponse
+from .edges.rate_limit import AuthRateLimit
+from .edges.request_id import RequestId
+from .edges.security_headers import SecurityHeaders
+from .edges.strict_paths import StrictPaths
+from .metrics import RecordMetrics
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -45,20 +51,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         redirect_slashes=False,
+        default_response_class=JSONResponse,
         lifespan=lifespan,
         # Outermost first: metrics see every response, including the request-id and routing middleware's.
         middleware=[
             Middleware(RecordMetrics, metrics=metrics),
             Middleware(RequestId),
             Middleware(SecurityHeaders),
-            Middleware(ExpressPathMatching),
+            Middleware(StrictPaths),
         ],
     )
     app.state.settings = settings
     app.state.metrics = metrics
     # Each app counts its own: a test's app starts from nothing, as a process does.
     app.state.auth_rate_limit = AuthRateLimit(settings.auth_rate_limit)
-    errors.install(app)
-    for router in (meta.router, users.router, products.router, orders.router, auth.router):
-        app.include_router(router)
+    problems.install(app)
+    app.include_router(api_router)
     return app

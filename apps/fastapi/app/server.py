@@ -1,5 +1,5 @@
 """Entry point: `python -m app.server`. Reads the environment, serves the app with uvicorn (uvloop when installed,
-httptools with the contract's limits added: limits.py), WEB_CONCURRENCY worker processes (default 1).
+httptools with the contract's limits added: edges/http_limits.py), WEB_CONCURRENCY worker processes (default 1).
 
 Shutdown is uvicorn's: on SIGTERM/SIGINT it stops accepting connections, lets in-flight requests finish (up to
 SHUTDOWN_GRACE_MS) and runs the lifespan shutdown (closes the database pool). Uvicorn then raises the signal again
@@ -21,7 +21,7 @@ import uvicorn
 
 from api_core.settings import load_settings_or_exit
 
-from .limits import KEEP_ALIVE_TIMEOUT_S
+from .edges.http_limits import KEEP_ALIVE_TIMEOUT_S
 
 # LOG_LEVEL uses pino's names, as every implementation does; uvicorn's equivalents:
 UVICORN_LOG_LEVELS = {"fatal": "critical", "error": "error", "warn": "warning", "info": "info",
@@ -50,8 +50,8 @@ def main() -> None:
         workers=settings.workers,
         loop="auto",
         # uvicorn's httptools protocol with the head size, head and request time limits and the Host check of
-        # every implementation (limits.py); the keep-alive timeout is uvicorn's own, stated.
-        http="app.limits:LimitedHttpToolsProtocol",
+        # every implementation (edges/http_limits.py); the keep-alive timeout is uvicorn's own, stated.
+        http="app.edges.http_limits:LimitedHttpToolsProtocol",
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT_S,
         lifespan="on",
         log_level=UVICORN_LOG_LEVELS[settings.log_level],

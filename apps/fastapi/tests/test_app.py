@@ -24,7 +24,7 @@ from api_contract import exported as contract
 from api_core.principal import Principal
 from api_core.security import issue_token
 from api_core.settings import Settings
-from app.dependencies import get_current_user
+from app.api.deps import get_current_user
 from app.main import create_app
 
 SETTINGS = Settings(

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from tests.test_app import JSON, SETTINGS, problem
 
 from api_core.settings import AUTH_RATE_WINDOW_SECONDS
+from app.edges.rate_limit import AuthRateLimit
 from app.main import create_app
-from app.rate_limit import AuthRateLimit
 
 LIMIT = 3
 LOGIN = {"email": "a@b.co", "password": "whatever-password"}

@@ -1,5 +1,5 @@
 """Routes on a fake database, in FastAPI's testing idiom: `TestClient` with `app.dependency_overrides` replacing
-the `database` dependency every router takes. test_app.py covers what is decided before any query (against an
+the `get_db` dependency every router takes. test_app.py covers what is decided before any query (against an
 unreachable PostgreSQL); this file covers what a route does with the data it gets: the caller read from a real
 token and the role their row holds now, the success path, the not-found problem from the data layer (another
 customer's row included), and the lifespan that closes the pool."""
@@ -18,7 +18,7 @@ from tests.test_app import CHALLENGE, JSON_TYPE, SETTINGS, USER, problem
 from api_core.dto import USER_COLUMNS
 from api_core.security import hash_password_sync, issue_token
 from app import main
-from app.dependencies import database
+from app.api.deps import get_db
 from app.main import create_app
 
 CREATED = datetime(2025, 1, 1, tzinfo=UTC)
@@ -95,7 +95,7 @@ def fake() -> FakeDatabase:
 @pytest.fixture
 def client(fake: FakeDatabase) -> Iterator[TestClient]:
     app = create_app(SETTINGS)
-    app.dependency_overrides[database] = lambda: fake
+    app.dependency_overrides[get_db] = lambda: fake
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 
@@ -132,6 +132,28 @@ def test_the_admin_reaches_every_user(client: TestClient) -> None:
     listed = client.get("/users", headers=bearer(ADMIN))
     assert listed.status_code == 200
     assert {u["role"] for u in listed.json()["data"]} == {"customer", "admin"}
+
+
+def test_a_response_models_bytes_are_the_contracts(client: TestClient) -> None:
+    """The routes answer through `response_model`: fields in the contract's order (a list's `data` first), nothing
+    added, no nulls for what the row lacks, bytes as JSON.stringify writes them."""
+    listed = client.get("/users?limit=2", headers=bearer(ADMIN))
+    assert listed.headers["content-type"] == JSON_TYPE
+    assert list(listed.json()) == ["data", "page", "limit", "total", "pages"]
+    one = client.get(f"/users/{USER}", headers=bearer(USER))
+    user = f'"id":"{USER}","email":"ada@example.com","name":"Ada","role":"customer"'
+    assert one.content == f'{{{user},"createdAt":"{STAMP}","updatedAt":"{STAMP}"}}'.encode()
+
+
+def test_a_row_its_response_model_refuses_is_a_500(client: TestClient, fake: FakeDatabase) -> None:
+    fake.users[USER]["role"] = "owner"  # no role of the contract's
+    problem(client.get(f"/users/{USER}", headers=bearer(ADMIN)), 500, "internal")
+
+
+def test_a_204_has_no_body_and_no_content_type(client: TestClient) -> None:
+    response = client.delete(f"/users/{OTHER}", headers=bearer(ADMIN))
+    assert (response.status_code, response.content) == (204, b"")
+    assert "content-type" not in response.headers
 
 
 def test_a_customer_on_an_admin_route_is_a_403(client: TestClient) -> None:

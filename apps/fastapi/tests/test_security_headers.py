@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from tests.test_app import ADMIN, JSON, SETTINGS, USER
 
 from api_contract import exported as contract
-from app.dependencies import get_current_user
+from app.api.deps import get_current_user
 from app.main import create_app
 
 API = {

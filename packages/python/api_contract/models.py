@@ -282,6 +282,10 @@ class Order(Strict):
 
 
 class Page_(Strict):
+    """`listOf(item)`: `data` first, as the contract orders a list's fields (so a response model renders them in
+    that order); each list narrows it to its items."""
+
+    data: list[Any]
     page: Annotated[int, JsInt(1)]
     limit: Annotated[int, JsInt(1, MAX_LIMIT)]
     total: Annotated[int, JsInt(0)]

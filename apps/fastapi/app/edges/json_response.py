@@ -1,4 +1,6 @@
-"""Response classes: JSON as the Node apps send it (`application/json; charset=utf-8`), serialized with orjson."""
+"""JSON as the Node apps send it: `application/json; charset=utf-8` (FastAPI's own JSONResponse names no charset),
+bytes as JSON.stringify writes them. The app's `default_response_class`, so every route that returns a model or a
+dict is rendered by it."""
 
 from __future__ import annotations
 
@@ -8,8 +10,6 @@ from typing import Any
 
 import orjson
 from starlette.responses import Response
-
-from api_contract.problems import PROBLEM_CONTENT_TYPE, ProblemError
 
 
 def _finite(value: Any) -> Any:
@@ -45,21 +45,9 @@ def dumps(content: Any) -> bytes:
 
 
 class JSONResponse(Response):
+    """orjson, which renders the `mode="json"` dict a response_model produces as JSON.stringify would."""
+
     media_type = "application/json; charset=utf-8"
 
     def render(self, content: Any) -> bytes:
         return dumps(content)
-
-
-class ProblemResponse(Response):
-    media_type = f"{PROBLEM_CONTENT_TYPE}; charset=utf-8"
-
-    def __init__(self, problem: ProblemError) -> None:
-        super().__init__(problem.to_json(), status_code=problem.status, headers=problem.headers)
-
-    def render(self, content: Any) -> bytes:
-        return dumps(content)
-
-
-def created(content: dict[str, Any], location: str) -> JSONResponse:
-    return JSONResponse(content, status_code=201, headers={"location": location})

@@ -1,18 +1,18 @@
-"""What routes get injected besides validated request parts: the database and the settings (on app.state), and the
-caller (FastAPI's "Security" tutorial and the full-stack template's deps.py: `CurrentUser`, `require_admin`).
+"""What path operations get injected, as `Annotated` aliases (the full-stack template's api/deps.py: `SessionDep`,
+`CurrentUser`): the database and the settings, both on `app.state` (the lifespan opens the pool), and the caller.
 
 Authentication is a dependency like any other, so its place among a route's dependencies decides when it runs: the
 caller comes first in every signature, and `dependencies=[Depends(require_admin)]` (which FastAPI solves before the
-signature's own) guards the admin routes. Nothing of the request itself is read before them — the body is read by
-the first validation dependency (validation.py) — so the contract's order holds: 401 → 403 → 415 → 413 → malformed
-JSON → validation.
+signature's own) guards the admin routes. Nothing of the request is read before them — the body is read by the first
+validation dependency (edges/validate.py) — so the contract's order holds: 401 → 403 → 415 → 413 → malformed JSON →
+validation.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Response
 
 from api_core.data import auth
 from api_core.db import Database
@@ -21,20 +21,20 @@ from api_core.principal import require_admin as require_admin_role
 from api_core.settings import Settings
 
 
-async def database(request: Request) -> Database:
+async def get_db(request: Request) -> Database:
     return request.app.state.db
 
 
-async def settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-Db = Annotated[Database, Depends(database)]
-AppSettings = Annotated[Settings, Depends(settings)]
+DbDep = Annotated[Database, Depends(get_db)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 async def get_current_user(
-    db: Db, settings: AppSettings, authorization: Annotated[str | None, Header()] = None
+    db: DbDep, settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
 ) -> Principal:
     """The caller: the bearer token verified and its user's current role read (a 401 with `www-authenticate`
     otherwise). The header goes to api_core as it was sent, not through `HTTPBearer`, whose parsing of it differs
@@ -49,3 +49,9 @@ async def require_admin(user: CurrentUser) -> Principal:
     """Admins pass; anyone else signed in is a 403 (`insufficient_scope`)."""
     require_admin_role(user)
     return user
+
+
+async def no_store(response: Response) -> None:
+    """`cache-control: no-store` on a successful answer (a token, the caller's own user: RFC 6749 §5.1); errors
+    leave through the exception handlers, without it."""
+    response.headers["cache-control"] = "no-store"

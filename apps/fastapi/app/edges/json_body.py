@@ -1,12 +1,13 @@
-"""Reading a request's JSON body within the contract's limit, in the contract's order (415 → 413 → malformed JSON);
-the rules themselves (which bodies are JSON, the limit, JSON as JavaScript parses it) are api_core.http's.
-"""
+"""The request's JSON body, read within the contract's limit and parsed as JavaScript's JSON.parse does, in the
+contract's order: 415 → 413 → malformed JSON. FastAPI's own body parsing is not used: it would read a declared body
+before any dependency (the caller's included), take a body without a content type and accept `NaN`. The rules
+themselves (which media types are JSON, the 1 MiB limit, the parser) are api_core.http's."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from starlette.requests import Request
+from fastapi import Depends, Request
 
 from api_contract.problems import payload_too_large, unsupported_media_type
 from api_core.http import BODY_LIMIT_BYTES, is_json_content_type, parse_json_body
@@ -27,7 +28,8 @@ def _is_json_body(request: Request) -> bool:
 
 
 async def read_json_body(request: Request, limit: int = BODY_LIMIT_BYTES) -> Any:
-    """The request's JSON body, or None when there is none; raises the contract's 415, 413 or 400 in that order."""
+    """The request's JSON body, or None when there is none; raises the contract's 415, 413 or 400 in that order.
+    Chunked bodies are counted as they arrive (FastAPI's `max_body_size` would answer a 405 or 415 with a 413)."""
     headers = request.headers
     chunked = "transfer-encoding" in headers
     length = _declared_length(request)
@@ -44,3 +46,14 @@ async def read_json_body(request: Request, limit: int = BODY_LIMIT_BYTES) -> Any
             raise payload_too_large(limit)
 
     return parse_json_body(bytes(raw)) if raw else None
+
+
+async def json_body(request: Request) -> Any:
+    """The body of a route that validates one (ContractRoute.reads_json_body), else None. Every validation
+    dependency depends on it (validate.py), so FastAPI solves it once, before any part is validated."""
+    if not getattr(request.scope.get("route"), "reads_json_body", False):
+        return None
+    return await read_json_body(request)
+
+
+JsonBody = Annotated[Any, Depends(json_body)]

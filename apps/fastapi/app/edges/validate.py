@@ -1,21 +1,15 @@
-"""Request validation as FastAPI dependencies, on the contract's Pydantic models (`api_contract.models`).
+"""Request validation as dependencies on the contract's Pydantic models (`api_contract.models`), in the contract's
+order. A route declares what it validates in its signature — params, headers, query, body — after the caller
+(api/deps.py) where it needs one:
 
-A route declares what it validates in its signature, in the contract's order — params, headers, query, body —
-after the caller (dependencies.py) where it needs one:
+    async def update_user(user: CurrentUser, params: PathId,
+                          body: Annotated[UpdateUserBody, from_body(UpdateUserBody)], db: DbDep): ...
 
-    async def update_user(user: CurrentUser,
-                          params: Annotated[IdParams, from_params(IdParams)],
-                          body: Annotated[UpdateUserBody, from_body(UpdateUserBody)]): ...
-
-The id every `/{id}` route takes has its alias, as `Db` has in dependencies.py: `params: PathId`.
-
-FastAPI solves dependencies one after another, so the first part that fails answers the request (a 400 whose
-`errors` all start with `params.`, `headers.`, `query.` or `body.`), as in every Node app. Each of them depends on
-`json_body`, which reads and parses the body of a route that takes one (FastAPI solves it once per request, for the
-first of them), so that 415, 413 and malformed JSON come before any validation — and after the dependencies the
-route declares before them, the caller's (dependencies.py): a caller who may not call a route learns nothing about
-its body, and the body is not even read.
-"""
+FastAPI solves dependencies one after another, so the first part that fails answers (a 400 whose `errors` all start
+with `params.`, `headers.`, `query.` or `body.`), as in every Node app. Each depends on `json_body`, so 415, 413 and
+malformed JSON come before any validation, and after the caller's dependencies: a caller who may not call a route
+learns nothing about its body, which is not even read. FastAPI's own parameter validation is not used: it reports
+every part at once, and Pydantic's messages and coercions are not the contract's (Zod's)."""
 
 from __future__ import annotations
 
@@ -23,30 +17,19 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import Depends, Request
+from fastapi.dependencies.models import Dependant
 from pydantic import BaseModel
 
 from api_contract.models import IdParams
 from api_contract.validation import validate
 
-from .http import read_json_body
+from .json_body import JsonBody
 
 M = TypeVar("M", bound=BaseModel)
 
 
-async def json_body(request: Request) -> Any:
-    """The request's JSON body on a route that validates one (ContractRoute.reads_json_body), else None; raises the
-    contract's 415, 413 or 400 (malformed JSON) in that order."""
-    if not getattr(request.scope.get("route"), "reads_json_body", False):
-        return None
-    return await read_json_body(request)
-
-
-# What every validation dependency depends on, so that the body's own checks come before any part's validation.
-JsonBody = Annotated[Any, Depends(json_body)]
-
-
 def _decode_path_param(value: str) -> str:
-    # Routes match the path as sent (see middleware.ExpressPathMatching); parameters are decoded here.
+    # Routes match the path as sent (strict_paths.py); parameters are decoded here.
     try:
         return unquote(value, errors="strict")
     except UnicodeDecodeError:
@@ -98,3 +81,8 @@ def from_body(model: type[M]) -> Any:
 
     validated_body.reads_json_body = True  # type: ignore[attr-defined]
     return Depends(validated_body)
+
+
+def reads_json_body(dependant: Dependant) -> bool:
+    """Whether a route validates a JSON body (has a `from_body` dependency): json_body.py reads only such bodies."""
+    return any(getattr(d.call, "reads_json_body", False) for d in dependant.dependencies)

@@ -1,11 +1,14 @@
-"""Exception handlers: every error leaves as problem+json; FastAPI's and Starlette's own error bodies never do.
+"""Every error leaves as the contract's problem document (`application/problem+json`), never FastAPI's
+`{"detail": …}`: the exception handlers, installed by main.py with `install(app)`.
 
 - ProblemError (routes, dependencies, data access) as it is;
 - Starlette's HTTPException: 404 for an unknown path, 405 for a known path and another method (with the
   contract's `allow`, from its route table: Starlette's own would list only one route's methods);
-- RequestValidationError, should a FastAPI-declared parameter ever fail: the contract's 400, first part only;
+- RequestValidationError, should a FastAPI-declared parameter ever fail: the contract's 400, first part only
+  (the routes validate with validate.py's dependencies, which raise the contract's 400 themselves);
 - an unreachable database: 503, the process keeps serving;
-- anything else: 500, logged, no details.
+- anything else, a response its `response_model` refuses (ResponseValidationError) included: 500, logged, no
+  details.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from api_contract import exported as contract
-from api_contract.problems import ProblemError, unavailable, validation_problem
+from api_contract.problems import PROBLEM_CONTENT_TYPE, ProblemError, unavailable, validation_problem
 from api_core.db import DATABASE_UNAVAILABLE
 
-from .middleware import security_headers
-from .responses import ProblemResponse
+from .json_response import dumps
+from .security_headers import security_headers
 
 logger = logging.getLogger("app")
 
@@ -32,6 +35,16 @@ _KIND_BY_STATUS = {400: "malformedJson", 401: "unauthorized", 409: "conflict", 4
                    415: "unsupportedMediaType", 422: "unprocessable", 503: "unavailable"}  # fmt: skip
 
 _PART_BY_LOCATION = {"path": "params", "header": "headers", "query": "query", "body": "body"}
+
+
+class ProblemResponse(Response):
+    media_type = f"{PROBLEM_CONTENT_TYPE}; charset=utf-8"
+
+    def __init__(self, problem: ProblemError) -> None:
+        super().__init__(problem.to_json(), status_code=problem.status, headers=problem.headers)
+
+    def render(self, content: Any) -> bytes:
+        return dumps(content)
 
 
 def _as_the_middleware_would(request: Request, response: Response) -> Response:
