@@ -1,7 +1,7 @@
 // The HTTP limits every implementation configures, stated once (README "Edges of HTTP" in packages/contract).
 // Node's defaults are close to these but not all alike across frameworks (Fastify keeps connections alive for
 // 72 s, Node for 5 s; Node checks its timeouts only every 30 s), and FastAPI's server has none of the first
-// three: each app sets them explicitly from here (apps/fastapi/app/limits.py mirrors the numbers).
+// three: each app sets them explicitly from here (apps/fastapi/app/edges/http_limits.py mirrors the numbers).
 import type { ServerOptions } from "node:http";
 import { BODY_LIMIT_BYTES } from "./http.ts";
 
