@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { addClaims, claimsPage } from "../src/claims/cli.ts";
 import { loadClaims, PRESETS } from "../src/claims/presets.ts";
 import { writeReports } from "../src/report/write.ts";
-import type { Results } from "../src/results.ts";
+import type { Results } from "../src/results/schema.ts";
 
 const dir = process.argv[2];
 if (!dir) {

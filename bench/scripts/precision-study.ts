@@ -14,8 +14,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "@api-ref/harness";
-import { countedCells, headlineOf, type Results, ratiosTo } from "../src/results.ts";
-import type { ScenarioName } from "../src/scenarios.ts";
+import { countedCells, headlineOf, ratiosTo } from "../src/analysis/ratios.ts";
+import type { Results } from "../src/results/schema.ts";
+import type { ScenarioName } from "../src/scenarios/catalog.ts";
 import { type Interval, median, spread } from "../src/stats.ts";
 
 const CLI = join(REPO_ROOT, "bench", "src", "cli.ts");

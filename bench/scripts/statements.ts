@@ -16,7 +16,7 @@ import { applyMigrations, fixtureProducts, fixtureUsers, seedDatabase } from "@a
 import { provisionPostgres } from "@api-ref/db/provision";
 import { bearerFor, launch } from "@api-ref/harness";
 import pg from "pg";
-import { BASELINES } from "../src/targets.ts";
+import { BASELINES } from "../src/baselines.ts";
 
 const { values: args } = parseArgs({
   options: { requests: { type: "string", default: "1000" }, warmup: { type: "string", default: "30" } },

@@ -99,10 +99,8 @@ const T975 = [
 export const tQuantile975 = (df: number) => (df < 1 ? Number.NaN : (T975[df - 1] ?? 1.96));
 
 /**
- * The 95% confidence interval of a paired ratio: pair i is values[i] / baselines[i] (repeat i of one target and of
- * its baseline, measured next to each other), and the interval is Student's t on the logarithms of the ratios,
- * back-transformed — ratios multiply, so their logarithms are what averages. Pairs with a missing side are skipped.
- * The half-width is the larger relative distance from the value to either end (the interval is not symmetric).
+ * The 95% interval of a paired ratio (values[i] / baselines[i]): Student's t on the logarithms, since ratios multiply;
+ * pairs missing a side skipped. The half-width is the larger relative distance to either end (it is not symmetric).
  */
 export function pairedInterval(values: readonly number[], baselines: readonly number[]): Interval {
   const logs: number[] = [];
@@ -144,11 +142,8 @@ export function productInterval(a: Interval, b: Interval): Interval {
 }
 
 /**
- * What a ratio's interval lets a reader say, with `band` the smallest difference this run can tell apart (the
- * wider of the wanted precision and the run's A/A half-width):
- *  - higher / lower: the whole 95% interval lies above / below 1, by more than `band` at its value;
- *  - even: the interval contains 1 (or the difference is within `band`) and is no wider than ±band;
- *  - can't tell: anything else — no interval (one pair), or an interval too wide to decide.
+ * What an interval lets one say, `band` being the smallest difference the run resolves. higher / lower: all of it
+ * beyond 1 by more than `band`; even: it holds 1 (or is within `band`), no wider than ±band; else can't tell.
  */
 export type Difference = "higher" | "lower" | "even" | "can't tell";
 

@@ -8,7 +8,7 @@ import {
   type Pools,
   type Scenario,
   type SequenceContext,
-} from "./scenarios.ts";
+} from "./scenarios/catalog.ts";
 
 export interface VerificationFailure {
   request: string;

@@ -8,9 +8,9 @@ import { fixtureUsers, MISSING_ID } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import { bearerFor, build, forgeToken, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASELINES as ALL } from "../src/baselines.ts";
 import { restock, samplePools } from "../src/run.ts";
-import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
-import { BASELINES as ALL } from "../src/targets.ts";
+import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenarios/catalog.ts";
 import { verifyScenario } from "../src/verify.ts";
 
 const only = process.env.BASELINES_ONLY ? process.env.BASELINES_ONLY.split(",") : undefined;

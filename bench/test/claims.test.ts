@@ -6,9 +6,9 @@ import { extractPresetArgs, resolvePreset } from "../src/claims/cli.ts";
 import { AUTH_CHANGE, loadClaims, PRESET_IDS, PRESETS, ramp } from "../src/claims/presets.ts";
 import { claimsMarkdown, claimsTable } from "../src/claims/table.ts";
 import { EVEN_BAND, HOLD_TOLERANCE, VERDICTS, verdictOf, WIDE } from "../src/claims/verdict.ts";
-import { UsageError } from "../src/options.ts";
-import type { CellResult, Results } from "../src/results.ts";
-import { checkRegistered, registerStep, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
+import { UsageError } from "../src/options/types.ts";
+import type { CellResult, Results } from "../src/results/schema.ts";
+import { checkRegistered, registerStep, SCENARIO_NAMES, scenarios } from "../src/scenarios/catalog.ts";
 
 const claims = loadClaims();
 

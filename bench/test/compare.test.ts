@@ -6,8 +6,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { compareCli, compareRuns, loadRun } from "../src/compare.ts";
-import { aaLines, type CellResult, type Results, resolutionOf, summarise, type TargetInfo } from "../src/results.ts";
+import { aaLines, resolutionOf } from "../src/analysis/aa.ts";
+import { compareRuns } from "../src/analysis/compare.ts";
+import { summarise } from "../src/analysis/summary.ts";
+import { compareCli, loadRun } from "../src/modes/compare.ts";
+import type { CellResult, Results, TargetInfo } from "../src/results/schema.ts";
 import { fakeCell, fakeRunContext } from "./support/cells.ts";
 
 const CLI = join(import.meta.dirname, "..", "src", "cli.ts");

@@ -11,15 +11,17 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectLayout, groupProcesses, removeOrphanGroups, ServerLimits } from "../src/limits.ts";
 import { LoadGenerator } from "../src/load/generator.ts";
-import { parseMemory, parseOptions, parseRates, parseSlo, UsageError } from "../src/options.ts";
+import { parseOptions } from "../src/options/parse.ts";
+import { UsageError } from "../src/options/types.ts";
+import { parseMemory, parseRates, parseSlo } from "../src/options/values.ts";
 import { Progress } from "../src/progress.ts";
 import { capacityMarkdown, curveChart, curveMarkdown } from "../src/report/load-shapes.ts";
-import type { Results } from "../src/results.ts";
+import type { Results } from "../src/results/schema.ts";
 import { nextRate, RESOLUTION, searchCapacity } from "../src/runner/capacity.ts";
 import { runScenario } from "../src/runner/scenario.ts";
 import { keptUp } from "../src/runner/sweep.ts";
 import type { ScenarioRunContext } from "../src/runner/types.ts";
-import type { Pools } from "../src/scenarios.ts";
+import type { Pools } from "../src/scenarios/catalog.ts";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 

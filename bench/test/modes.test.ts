@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import { implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASELINES } from "../src/targets.ts";
+import { BASELINES } from "../src/baselines.ts";
 import { bench, readResults } from "./support/cli.ts";
 import { scratchDir } from "./support/scratch.ts";
 

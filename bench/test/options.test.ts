@@ -2,19 +2,12 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { implementations } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
-import {
-  type BenchOptions,
-  CORE_IMPLEMENTATIONS,
-  DECIDING_SCENARIOS,
-  DEFAULT_RESTART,
-  estimateSeconds,
-  parseOptions,
-  UsageError,
-} from "../src/options.ts";
-import { RESTART_OVERHEAD_S } from "../src/runner/restart.ts";
-import { planScenario } from "../src/runner/scenario.ts";
-import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios.ts";
-import { measurementsPerRound, targetsOfScenario } from "../src/targets.ts";
+import { measurementsPerRound, targetsOfScenario } from "../src/baselines.ts";
+import { parseOptions } from "../src/options/parse.ts";
+import { CORE_IMPLEMENTATIONS, DECIDING_SCENARIOS, DEFAULT_RESTART } from "../src/options/table.ts";
+import { type BenchOptions, UsageError } from "../src/options/types.ts";
+import { estimateSeconds, planScenario, RESTART_OVERHEAD_S } from "../src/runner/cost.ts";
+import { connectionsFor, SCENARIO_NAMES, scenarios } from "../src/scenarios/catalog.ts";
 
 const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));

@@ -6,19 +6,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aaLines, resolutionOf } from "../src/analysis/aa.ts";
+import { splitCosts } from "../src/analysis/split.ts";
+import { summarise } from "../src/analysis/summary.ts";
 import { claimsPage } from "../src/claims/cli.ts";
 import { PRESETS } from "../src/claims/presets.ts";
 import type { ClaimRow, ClaimsTable } from "../src/claims/table.ts";
 import { writeReports } from "../src/report/write.ts";
-import {
-  aaLines,
-  type CellResult,
-  type Results,
-  resolutionOf,
-  splitCosts,
-  summarise,
-  type TargetInfo,
-} from "../src/results.ts";
+import type { CellResult, Results, TargetInfo } from "../src/results/schema.ts";
 import { fakeRunContext } from "./support/cells.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Results } from "../src/results.ts";
+import type { Results } from "../src/results/schema.ts";
 import { bench, readResults } from "./support/cli.ts";
 import { scratchDir } from "./support/scratch.ts";
 

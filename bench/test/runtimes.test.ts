@@ -3,11 +3,14 @@
 // changes) — in results.json, the split, and the report's runtime column.
 import type { Implementation } from "@api-ref/harness";
 import { describe, expect, it } from "vitest";
+import { ratiosTo } from "../src/analysis/ratios.ts";
+import { splitCosts } from "../src/analysis/split.ts";
+import { summarise } from "../src/analysis/summary.ts";
+import { BASELINES, TWINS, targetsOfScenario, unavailableBaselines } from "../src/baselines.ts";
 import { renderHtml } from "../src/report/html.ts";
 import { renderMarkdown } from "../src/report/markdown.ts";
-import { type Results, ratiosTo, type ScenarioInfo, splitCosts, summarise, type TargetInfo } from "../src/results.ts";
-import type { ScenarioName } from "../src/scenarios.ts";
-import { BASELINES, TWINS, targetsOfScenario, unavailableBaselines } from "../src/targets.ts";
+import type { Results, ScenarioInfo, TargetInfo } from "../src/results/schema.ts";
+import type { ScenarioName } from "../src/scenarios/catalog.ts";
 import { fakeCell, fakeRunContext } from "./support/cells.ts";
 
 const row = (name: string, runtime: Implementation["runtime"]): Implementation => ({

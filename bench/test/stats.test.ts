@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CellResult, type ScenarioInfo, summarise, type TargetInfo } from "../src/results.ts";
+import { summarise } from "../src/analysis/summary.ts";
+import type { CellResult, ScenarioInfo, TargetInfo } from "../src/results/schema.ts";
 import { median, pairedInterval, percentile, ratio, spread, summariseLatencies, tQuantile975 } from "../src/stats.ts";
 import { fakeCell } from "./support/cells.ts";
 

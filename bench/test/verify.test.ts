@@ -4,11 +4,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fixtureUsers } from "@api-ref/db/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summarise } from "../src/analysis/summary.ts";
 import { LoadGenerator } from "../src/load/generator.ts";
 import { Progress } from "../src/progress.ts";
-import { summarise } from "../src/results.ts";
 import { type LiveTarget, runScenario } from "../src/run.ts";
-import { type BenchRequest, createRng, type Pools, scenarios } from "../src/scenarios.ts";
+import { type BenchRequest, createRng, type Pools, scenarios } from "../src/scenarios/catalog.ts";
 import { responseProblem, verifyScenario } from "../src/verify.ts";
 
 const pools: Pools = {

@@ -50,8 +50,9 @@ export function claimsChart(tables: ClaimsTable[]): string {
   const width = labelW + PLOT_W + VERDICT_W;
   const height = TOP + rowCount * ROW_H + 10;
   const title = "Claimed ratio (◇) and ours (●, with its 95% interval), every published figure, log axis";
+  const size = `width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"`;
   const parts = [
-    `<svg class="chart claims-chart" role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg class="chart claims-chart" role="img" aria-label="${esc(title)}" ${size} xmlns="http://www.w3.org/2000/svg">`,
     `<text class="chart-title" x="0" y="14">${esc(title)}</text>`,
     legend(),
   ];
@@ -89,7 +90,8 @@ function claimRow(row: ClaimRow, y: number, x: (v: number) => number, labelW: nu
   const colour = VERDICT_COLOURS[row.verdict];
   const mid = y + ROW_H / 2;
   const m = row.measured.ratio;
-  const tip = `<title>${esc(`${row.figure}, ${row.comparison}: claimed ${row.claimed.text}, measured ${row.measured.text} — ${row.verdict}`)}</title>`;
+  const said = `claimed ${row.claimed.text}, measured ${row.measured.text}`;
+  const tip = `<title>${esc(`${row.figure}, ${row.comparison}: ${said} — ${row.verdict}`)}</title>`;
   const out = [
     `<g class="claim" data-verdict="${esc(row.verdict)}">${tip}`,
     `<text class="label" x="${labelW - 8}" y="${mid + 4}" text-anchor="end">${esc(labelOf(row))}</text>`,
@@ -106,8 +108,9 @@ function claimRow(row: ClaimRow, y: number, x: (v: number) => number, labelW: nu
         v >= 1 / CLAMP && v <= CLAMP
           ? `<line x1="${at.toFixed(1)}" y1="${mid - 4}" x2="${at.toFixed(1)}" y2="${mid + 4}"/>`
           : "";
+      const line = `<line x1="${l.toFixed(1)}" y1="${mid}" x2="${h.toFixed(1)}" y2="${mid}"/>`;
       out.push(
-        `<g class="interval" stroke="${colour}" stroke-width="1.5"><line x1="${l.toFixed(1)}" y1="${mid}" x2="${h.toFixed(1)}" y2="${mid}"/>${cap(l, m.low)}${cap(h, m.high)}</g>`,
+        `<g class="interval" stroke="${colour}" stroke-width="1.5">${line}${cap(l, m.low)}${cap(h, m.high)}</g>`,
       );
     }
     out.push(`<circle class="measured" cx="${mx.toFixed(1)}" cy="${mid}" r="4.5" fill="${colour}"/>`);

@@ -1,9 +1,11 @@
 // --preset and --claims on the command line: which presets to run, each resolved to checked BenchOptions with
 // what it changed from the article's setup and which explicit options overrode it; and the one page of --claims.
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { type BenchOptions, parseOptions, restartOf, UsageError } from "../options.ts";
+import { restartOf } from "../options/pairing.ts";
+import { parseOptions } from "../options/parse.ts";
+import { type BenchOptions, UsageError } from "../options/types.ts";
 import type { writeReports } from "../report/write.ts";
-import type { Results } from "../results.ts";
+import type { Results } from "../results/schema.ts";
 import { claimsChart } from "./chart.ts";
 import { loadClaims, PRESET_IDS, type Preset, type PublishedClaim, presetArgv, presetById } from "./presets.ts";
 import { type ClaimsTable, claimsHtml, claimsMarkdown, claimsTable } from "./table.ts";

@@ -1,13 +1,11 @@
-// `pnpm bench --preset <id>`: each published claim (bench/claims/published-claims.json) as the nearest run of
-// ours — its routes mapped to our scenarios, its implementations mapped to ours (plus the no-framework
-// baselines, which every run measures), its connections, duration, repeats and workers scaled to this machine.
-// A preset is a list of ordinary options, so that every explicit option given beside it wins, and a list of the
-// changes it made to the article's setup, printed before the run.
+// `pnpm bench --preset <id>`: each published claim (bench/claims/published-claims.json) as the nearest run of ours,
+// scaled to this machine. A preset is ordinary options, so that an explicit option beside it wins, and the list of
+// what it changed from the article's setup, printed before the run.
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "@api-ref/harness";
-import type { ScenarioName } from "../scenarios.ts";
+import type { ScenarioName } from "../scenarios/catalog.ts";
 
 /** One published figure set: figure name → (framework or a sub-key such as a connection count) → value. */
 export type FigureValues = { [key: string]: number | FigureValues };
@@ -55,8 +53,13 @@ const SHAPE = ["--duration", "4", "--warmup", "1", "--repeats", "3", "--max-repe
  * no authentication, and here the same figures include verifying a token on every such request.
  */
 export const AUTH_CHANGE =
-  "routes without authentication → every route that needs a caller here gets a bearer token, verified (HS256) and its user's role read from the database on each request, as the API requires: part of every figure of user-by-id, orders-list, order-create and crud-mix (product reads are public, as in the article)";
-const LENGTH_CHANGE = `30 s × 5 repeats (as the articles ran, where they say) → 4 s × 3 repeats, each cell on a fresh server process settled under load first (5 s), implementations interleaved: the five presets take about 45 minutes on ${CORES} cores, and the 95% intervals show what three repeats can tell`;
+  "routes without authentication → every route that needs a caller here gets a bearer token, verified (HS256) and " +
+  "its user's role read from the database on each request, as the API requires: part of every figure of user-by-id," +
+  " orders-list, order-create and crud-mix (product reads are public, as in the article)";
+const LENGTH_CHANGE =
+  `30 s × 5 repeats (as the articles ran, where they say) → 4 s × 3 repeats, each cell on a fresh server process ` +
+  `settled under load first (5 s), implementations interleaved: the five presets take about 45 minutes on ${CORES} ` +
+  `cores, and the 95% intervals show what three repeats can tell`;
 
 /** A fixed-rate ramp "from..to in n steps", expanded as --rate FROM..TOxN is. */
 export function ramp(from: number, to: number, steps: number): number[] {
@@ -79,9 +82,11 @@ export const PRESETS: readonly Preset[] = [
     frameworks: { fastapi: ["fastapi"], express: ["express"], nestjs: ["nestjs-express", "nestjs-fastify"] },
     routes: { "GET /health": "health" },
     changes: [
-      `1,000 connections → 300: ${CORES} cores share server and load generator; beyond a few hundred connections the queue, not the framework, sets latency`,
+      `1,000 connections → 300: ${CORES} cores share server and load generator; beyond a few hundred connections the ` +
+        `queue, not the framework, sets latency`,
       `4 workers each → ${Math.min(4, CORES)}: one per core of this machine (node:cluster, uvicorn --workers)`,
-      "wrk2 at a fixed 50,000 requests/s → as fast as possible: the rate is not reachable on this machine, and max throughput is the figure the claim is about (p99 is then the latency at saturation, not at 50k)",
+      "wrk2 at a fixed 50,000 requests/s → as fast as possible: the rate is not reachable on this machine, and max " +
+        "throughput is the figure the claim is about (p99 is then the latency at saturation, not at 50k)",
       LENGTH_CHANGE,
     ],
   },
@@ -105,7 +110,8 @@ export const PRESETS: readonly Preset[] = [
       "the other CRUD routes (create/update/delete)": "crud-mix",
     },
     changes: [
-      "10 routes, each loaded alone → 5 single-route scenarios and crud-mix (a 24-step cycle over every CRUD route); the average is the geometric mean over these six",
+      "10 routes, each loaded alone → 5 single-route scenarios and crud-mix (a 24-step cycle over every CRUD route); " +
+        "the average is the geometric mean over these six",
       AUTH_CHANGE,
       LENGTH_CHANGE,
     ],
@@ -139,10 +145,14 @@ export const PRESETS: readonly Preset[] = [
       "POST /auth/login": "auth-login",
     },
     changes: [
-      "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 25, 50, 75 requests/s on 25 connections, each run once (a ramp has no repeats, so these ratios have no interval): under 0.5 CPU on this machine /metrics and the auth routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps would measure only a queue; the latency compared is the geometric mean over the steps",
+      "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 25, 50, 75 requests/s on 25 connections, each run once (a " +
+        "ramp has no repeats, so these ratios have no interval): under 0.5 CPU on this machine /metrics and the auth " +
+        "routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps " +
+        "would measure only a queue; the latency compared is the geometric mean over the steps",
       "containers of 0.5 CPU and 256 MB → the same limits on each server process (cgroup v2 where the machine allows it)",
       "auth routes run at most 4 connections (a scrypt hash of ~250 ms per request)",
-      "30 s per step → 1 s warm-up + 4 s per step (one process per server: a ramp keeps its servers for the run), after 5 s of settling under load",
+      "30 s per step → 1 s warm-up + 4 s per step (one process per server: a ramp keeps its servers for the run), after" +
+        " 5 s of settling under load",
     ],
   },
   {
@@ -152,7 +162,8 @@ export const PRESETS: readonly Preset[] = [
     frameworks: { fastify: ["fastify-zod"], koa: ["koa"], hapi: ["hapi"], express: ["express"] },
     routes: { "GET / (hello world)": "hello" },
     changes: [
-      "2,000,000 requests at 25, 100 and 300 connections → a fixed duration at 100: the article's figures are not split by connection count; seconds for 2M requests are derived from requests/s",
+      "2,000,000 requests at 25, 100 and 300 connections → a fixed duration at 100: the article's figures are not split" +
+        " by connection count; seconds for 2M requests are derived from requests/s",
       LENGTH_CHANGE,
     ],
   },
@@ -170,9 +181,8 @@ export function optionNames(argv: readonly string[]): string[] {
 }
 
 /**
- * The argv a preset runs with: its options, then the user's (parseArgs keeps the last value of an option, so an
- * explicit option wins). With --smoke the preset's cell shape is left out (smoke sets its own). Also returns
- * which preset options the user's overrode, to be said before the run.
+ * The argv a preset runs with: its options, then the user's (parseArgs keeps the last, so an explicit option wins;
+ * with --smoke the preset's cell shape is left out), and which preset options the user's overrode.
  */
 export function presetArgv(preset: Preset, userArgv: readonly string[]): { argv: string[]; overridden: string[] } {
   const user = new Set(optionNames(userArgv));

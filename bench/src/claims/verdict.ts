@@ -1,5 +1,5 @@
 // The verdict on one published ratio against the ratio measured here: a pure function with explicit thresholds
-// (documented in bench/README.md, "The claims table and its verdicts").
+// (documented in bench/docs/method.md, "The claims table and its verdicts").
 import type { Interval } from "../stats.ts";
 
 /** The measured ratio is within ±15% of the published one (or its 95% interval contains it): the claim holds. */
@@ -30,18 +30,9 @@ function direction(value: number, low = Number.NaN, high = Number.NaN): -1 | 0 |
 const halfWidthOf = ({ value, low, high }: Pick<Interval, "value" | "low" | "high">) =>
   Math.max(high / value, value / low) - 1;
 
-/**
- * claimed: the article's ratio (framework A ÷ framework B of the same figure). measured: ours, A ÷ B from the
- * same run, with its 95% interval where there are repeats to pair (low/high NaN otherwise).
- *  - holds: measured within ±HOLD_TOLERANCE of claimed, or claimed inside the measured interval (unless that
- *    interval also contains 1, where the article saw a difference: then it confirms nothing);
- *  - holds in direction only: both on the same side of 1 (beyond EVEN_BAND and the interval), but not as large;
- *  - can't tell: it would not hold, but the interval contains the claim or is wider than ±WIDE, or there is no
- *    interval (a single figure: one pair, one start-up), which cannot show how far it is from the claim;
- *  - does not hold: the other side of 1, or no difference measured where the article saw one (or the reverse),
- *    on an interval narrow enough to say so;
- *  - not measured here: no finite measured ratio.
- */
+// The article's A ÷ B against ours. holds: within ±HOLD_TOLERANCE, or the claim in our interval (unless it holds 1);
+// in direction only: same side of 1, not as large; can't tell: the interval holds the claim, is wider than ±WIDE or
+// missing; does not hold: the other side of 1, or no difference where one was claimed.
 export function verdictOf(claimed: number, measured: Pick<Interval, "value" | "low" | "high">): Verdict {
   if (!Number.isFinite(measured.value) || measured.value <= 0 || !Number.isFinite(claimed) || claimed <= 0) {
     return "not measured here";

@@ -11,7 +11,7 @@ import {
   type Rng,
   type ScenarioName,
   scenarios,
-} from "../scenarios.ts";
+} from "../scenarios/catalog.ts";
 import { runFixedRate } from "./fixed-rate.ts";
 import { LatencyRecorder, type LoadOutcome, StatusCounter } from "./outcome.ts";
 
@@ -59,24 +59,10 @@ function shuffled<T>(items: readonly T[], rng: Rng): T[] {
   return copy;
 }
 
-function runAutocannon(config: LoadConfig, plan: Plan, rng: Rng, durationS: number): Promise<LoadOutcome> {
-  let requests: AutocannonRequest[];
-  let setupClient: ((client: autocannon.Client) => void) | undefined;
-  if (plan.kind === "pool") {
-    requests = plan.requests.slice(0, 1).map(toAutocannon) as AutocannonRequest[];
-    // Every connection gets its own random draw of the pool, prebuilt once: no per-request cost, no lockstep.
-    // A draw, not the whole pool: autocannon builds each request's bytes when it is set, and 100 connections ×
-    // 256 requests cost the load generator half a second at the start of every run (runs of database scenarios
-    // lasted 1.6 s for 1.1 s asked); 100 × 32 still send every request of the pool.
-    if (plan.requests.length > 1) {
-      setupClient = (client) => {
-        (client as unknown as { setRequests(r: unknown[]): void }).setRequests(
-          shuffled(plan.requests, rng).slice(0, REQUESTS_PER_CONNECTION).map(toAutocannon),
-        );
-      };
-    }
-  } else {
-    requests = plan.steps.map((step) => ({
+/** autocannon's requests for a plan: a pool drawn per connection, or a sequence's steps built as they are sent. */
+function autocannonRequests(plan: Plan, rng: Rng) {
+  if (plan.kind !== "pool") {
+    const requests = plan.steps.map((step) => ({
       setupRequest: (req: autocannon.Request, context: Record<string, string | undefined>) => {
         const built = step.build(context, rng);
         return { ...req, ...toAutocannon(built), body: built.body ?? "" } as autocannon.Request;
@@ -84,7 +70,22 @@ function runAutocannon(config: LoadConfig, plan: Plan, rng: Rng, durationS: numb
       onResponse: (status: number, body: string, context: Record<string, string | undefined>) =>
         step.onResponse?.(status, body, context),
     })) as AutocannonRequest[];
+    return { requests };
   }
+  const requests = plan.requests.slice(0, 1).map(toAutocannon) as AutocannonRequest[];
+  if (plan.requests.length <= 1) return { requests };
+  // Every connection gets its own random draw of the pool, prebuilt once: no per-request cost, no lockstep. A draw,
+  // not the whole pool: autocannon builds each request's bytes up front (100 × 256 cost half a second a run).
+  const setupClient = (client: autocannon.Client) => {
+    (client as unknown as { setRequests(r: unknown[]): void }).setRequests(
+      shuffled(plan.requests, rng).slice(0, REQUESTS_PER_CONNECTION).map(toAutocannon),
+    );
+  };
+  return { requests, setupClient };
+}
+
+function runAutocannon(config: LoadConfig, plan: Plan, rng: Rng, durationS: number): Promise<LoadOutcome> {
+  const { requests, setupClient } = autocannonRequests(plan, rng);
   const latencies = new LatencyRecorder();
   const statuses = new StatusCounter();
   return new Promise((resolve, reject) => {
@@ -143,9 +144,8 @@ async function runLoad(config: LoadConfig, durationS: number): Promise<LoadOutco
 }
 
 /**
- * Waits until the server has worked off what a run left queued (requests of closed connections still run: a
- * backlog of scrypt hashes would otherwise land in the next run): one more request of the scenario, sent after
- * all of them, is answered after them.
+ * Waits until the server has worked off what a run left queued (a backlog of scrypt hashes would land in the next
+ * run): one more request of the scenario, sent after all of them, is answered after them.
  */
 async function drain(config: LoadConfig) {
   const plan = scenarios[config.scenario].plan(config.pools, createRng(config.seed));

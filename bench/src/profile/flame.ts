@@ -107,11 +107,11 @@ export function flameSvg(stacks: Stacks, label: string, width = 1200): string {
     const title = `${frame.name}${where} — ${r.total} samples, ${share}%`;
     const x = r.x.toFixed(2);
     const w = r.width.toFixed(2);
-    const text =
-      r.width > 40
-        ? `<text x="${(r.x + 3).toFixed(2)}" y="${r.depth * row + 12}">${esc(frame.name.slice(0, Math.floor(r.width / 7)))}</text>`
-        : "";
-    return `<g><title>${esc(title)}</title><rect x="${x}" y="${r.depth * row}" width="${w}" height="${row - 1}" fill="${LAYER_COLOURS[layerOf(frame)]}"/>${text}</g>`;
+    const name = esc(frame.name.slice(0, Math.floor(r.width / 7)));
+    const text = r.width > 40 ? `<text x="${(r.x + 3).toFixed(2)}" y="${r.depth * row + 12}">${name}</text>` : "";
+    const box = `x="${x}" y="${r.depth * row}" width="${w}" height="${row - 1}"`;
+    return `<g><title>${esc(title)}</title><rect ${box} fill="${LAYER_COLOURS[layerOf(frame)]}"/>${text}</g>`;
   });
-  return `<svg class="flame" role="img" aria-label="${esc(label)}" viewBox="0 0 ${width} ${height}" width="100%" font-size="11" font-family="sans-serif">${parts.join("")}</svg>`;
+  const attributes = `viewBox="0 0 ${width} ${height}" width="100%" font-size="11" font-family="sans-serif"`;
+  return `<svg class="flame" role="img" aria-label="${esc(label)}" ${attributes}>${parts.join("")}</svg>`;
 }

@@ -38,6 +38,9 @@ export interface ProfileSummary {
   missing?: string;
 }
 
+/** Keeps one cell's profile: its stacks for the summary, its raw file under profiles/; returns the file. */
+type Save = (stacks: Stacks, raw: string, ext: string) => Promise<string>;
+
 interface Recording {
   /** Stops sampling (phase "done"); resolves once the profile is saved, with its file or why there is none. */
   stop(): Promise<string | undefined>;
@@ -93,30 +96,36 @@ export class Profiler {
       this.cells.push({ target: target.name, ...cell, file });
       return file;
     };
-    const pid = target.pid;
-    if (target.profile.kind === "node") {
-      const { dir } = target.profile;
-      const n = this.stops.get(target.name) ?? 0;
-      this.stops.set(target.name, n + 1);
-      process.kill(pid, "SIGUSR2");
-      return {
-        stop: async () => {
-          process.kill(pid, "SIGUSR2");
-          const path = join(dir, `${n}.cpuprofile`);
-          if (!(await waitForFile(path, 10_000))) {
-            this.missing.set(key, "the server wrote no profile (was it started by this bench with --profile?)");
-            return undefined;
-          }
-          await sleep(50);
-          const raw = await readFile(path, "utf8");
-          return save(fromCpuProfile(JSON.parse(raw) as CpuProfile), raw, "cpuprofile");
-        },
-      };
-    }
+    if (target.profile.kind === "node") return this.startNode(target.name, target.pid, target.profile.dir, key, save);
     if (!existsSync(PY_SPY)) {
       this.missing.set(key, `not profiled: py-spy is not installed (${PY_SPY_INSTALL})`);
       return undefined;
     }
+    return this.startPySpy(target.pid, base, key, save);
+  }
+
+  /** Node: the agent in the server starts and stops its profiler on SIGUSR2, writing `<n>.cpuprofile` in `dir`. */
+  private startNode(name: string, pid: number, dir: string, key: string, save: Save): Recording {
+    const n = this.stops.get(name) ?? 0;
+    this.stops.set(name, n + 1);
+    process.kill(pid, "SIGUSR2");
+    return {
+      stop: async () => {
+        process.kill(pid, "SIGUSR2");
+        const path = join(dir, `${n}.cpuprofile`);
+        if (!(await waitForFile(path, 10_000))) {
+          this.missing.set(key, "the server wrote no profile (was it started by this bench with --profile?)");
+          return undefined;
+        }
+        await sleep(50);
+        const raw = await readFile(path, "utf8");
+        return save(fromCpuProfile(JSON.parse(raw) as CpuProfile), raw, "cpuprofile");
+      },
+    };
+  }
+
+  /** Python: py-spy samples the server's process tree from outside until it is interrupted. */
+  private startPySpy(pid: number, base: string, key: string, save: Save): Recording {
     const out = join(tmpdir(), `bench-pyspy-${process.pid}-${base}.txt`);
     // --subprocesses: uvicorn's workers; --idle: so that waiting is seen as idle rather than dropped silently.
     const child: ChildProcess = spawn(

@@ -1,6 +1,9 @@
 // Number formatting and table cells shared by the Markdown and HTML reports.
-import type { AaLine, Results, SplitRow, SummaryRow, TargetInfo } from "../results.ts";
+import { bandOf } from "../analysis/aa.ts";
+import type { AaLine, Results, SplitRow, SummaryRow, TargetInfo } from "../results/schema.ts";
 import { type Difference, differenceOf, type Interval, median, type Spread } from "../stats.ts";
+
+export { bandOf };
 
 export const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
 
@@ -65,9 +68,8 @@ export function ratioCells(row: SummaryRow, emphasise: (text: string) => string)
 }
 
 /**
- * A row's ratio to its own runtime's raw baseline (bun-http for a Bun row, node-http for a Node row), in the row's
- * headline metric: the framework's cost on its runtime, where ratioCells' (to Node's baseline) also carry what the
- * runtime changes. `1.00×` on that baseline's own row; `–` where the runtime has no baseline here.
+ * A row's ratio to its own runtime's raw baseline in its headline metric: the framework's cost on its runtime, without
+ * what the runtime changes (which ratioCells' carry). `1.00×` on that baseline's row; `–` where there is none.
  */
 export function runtimeRatioCell(row: SummaryRow): string {
   // Runs written before runtimes had baselines: every row's was the reference.
@@ -128,25 +130,14 @@ export const cellText = (r: Results) => {
 
 /** The Method line's pairing: how each ratio's two sides were measured. */
 export const pairingText = (r: Results) =>
-  (r.pairing ?? "sequential") === "duet"
-    ? "duet: each target at the same time as its baseline, each server (with its PostgreSQL backends) in its own control group with an equal CPU quota, ratios of requests per CPU-second"
-    : "sequential: one target at a time, interleaved";
+  (r.pairing ?? "sequential") === "duet" ? DUET_TEXT : "sequential: one target at a time, interleaved";
+const DUET_TEXT =
+  "duet: each target at the same time as its baseline, each server (with its PostgreSQL backends) in its own " +
+  "control group with an equal CPU quota, ratios of requests per CPU-second";
 
 /**
- * The smallest difference this run can tell apart: the precision asked for (default ±5%), or the A/A resolution
- * when that is wider — of the scenario and connection count given, where it has an A/A line with an interval, else
- * the run's widest (results.json writes an unknown one as null).
- */
-export const bandOf = (r: Results, where?: { scenario: string; connections: number }) => {
-  const line = where && r.aa?.find((l) => l.scenario === where.scenario && l.connections === where.connections);
-  const resolution = line && isNum(line.ratio.halfWidth) ? line.ratio.halfWidth : r.resolution;
-  return Math.max(Number(r.options.precision ?? 0.05), isNum(resolution ?? undefined) ? (resolution as number) : 0);
-};
-
-/**
- * A split row's cells: scenario, implementation, total, framework (× its data-access baseline), data access and
- * the metric, each figure in the row's headline metric with what its interval lets a reader say beyond its value
- * (`mark("even")`, `mark("can't tell")`; nothing for a clear higher or lower). `text` escapes names.
+ * A split row's cells (scenario, implementation, total, framework, data access, metric), each figure in the headline
+ * metric, marked `mark("even")` or `mark("can't tell")` where its interval says so. `text` escapes names.
  */
 export function splitCells(
   r: Results,
@@ -176,21 +167,29 @@ export function splitCells(
 /** The split table's legend for its verdicts, with each scenario's band. */
 export const splitVerdictNote = (r: Results, mark: (difference: Difference) => string) => {
   const pct = (band: number) => `±${(band * 100).toFixed(1)}%`;
+  const several = new Set(r.split.map((x) => x.connections)).size > 1;
   const bands = [...new Map(r.split.map((s) => [`${s.scenario}@${s.connections}`, s])).values()].map(
-    (s) =>
-      `${s.scenario}${new Set(r.split.map((x) => x.connections)).size > 1 ? ` @${s.connections}` : ""} ${pct(bandOf(r, s))}`,
+    (s) => `${s.scenario}${several ? ` @${s.connections}` : ""} ${pct(bandOf(r, s))}`,
   );
-  return `${mark("can't tell")}: the 95% interval is too wide to say whether the figure is above, below or within the band around 1; ${mark("even")}: within the band, on an interval no wider than it. The band is the precision asked for, or the A/A half-width of the figure's scenario when wider${bands.length > 0 ? ` (here: ${bands.join(", ")})` : ""}. Unmarked figures are clearly above or below 1.`;
+  const unsure = "the 95% interval is too wide to say whether the figure is above, below or within the band around 1";
+  const even = "within the band, on an interval no wider than it";
+  const here = bands.length > 0 ? ` (here: ${bands.join(", ")})` : "";
+  const band = `The band is the precision asked for, or the A/A half-width of the figure's scenario when wider${here}.`;
+  return `${mark("can't tell")}: ${unsure}; ${mark("even")}: ${even}. ${band} Unmarked figures are clearly above or below 1.`;
 };
 
-const aaRatio = (i: Interval) =>
-  !isNum(i.value)
-    ? "–"
-    : `${i.value.toFixed(3)}×${isNum(i.low) && isNum(i.high) ? ` (${i.low.toFixed(3)}–${i.high.toFixed(3)})` : " (n=1)"}`;
+function aaRatio(i: Interval): string {
+  if (!isNum(i.value)) return "–";
+  const interval = isNum(i.low) && isNum(i.high) ? ` (${i.low.toFixed(3)}–${i.high.toFixed(3)})` : " (n=1)";
+  return `${i.value.toFixed(3)}×${interval}`;
+}
 
 /** "hello @100: node-http~aa ÷ node-http = 1.004× (0.991–1.017), ±1.3% in requests/s — ok". */
-export const aaText = (a: AaLine) =>
-  `${a.scenario} @${a.connections}: ${a.twin} ÷ ${a.baseline} = ${aaRatio(a.ratio)}, ${precisionOf(a.ratio)} in ${a.metric === "cpu-per-request" ? "CPU/request" : "requests/s"} — ${a.verdict}`;
+export const aaText = (a: AaLine) => {
+  const metric = a.metric === "cpu-per-request" ? "CPU/request" : "requests/s";
+  const ratio = `${a.twin} ÷ ${a.baseline} = ${aaRatio(a.ratio)}, ${precisionOf(a.ratio)} in ${metric}`;
+  return `${a.scenario} @${a.connections}: ${ratio} — ${a.verdict}`;
+};
 
 /**
  * "This run's resolving power", the report's first section: one line per A/A line, what the widest says, and,
@@ -203,17 +202,18 @@ export function resolvingPower(
   | undefined {
   if (!r.aa?.length) return undefined;
   const biased = r.aa.filter((a) => a.verdict === "biased");
+  const where = biased.map((a) => `${a.scenario} @${a.connections}`).join(", ");
+  const failed =
+    `This run failed its precision check: the two copies of one server differed (${where}), so something other than ` +
+    "the code decided the figures. Quote the figures of this run only as orderings, not as sizes.";
   return {
     about:
-      "Each limit baseline measured against a second process of itself (its A/A twin), through the same path as every target: the true ratio is 1, so its interval is what this run can resolve.",
+      "Each limit baseline measured against a second process of itself (its A/A twin), through the same path as " +
+      "every target: the true ratio is 1, so its interval is what this run can resolve.",
     lines: r.aa.map((a) => ({ text: aaText(a), verdict: a.verdict })),
     summary: Number.isFinite(r.resolution)
       ? `Differences under ±${((r.resolution as number) * 100).toFixed(1)}% cannot be told apart in this run.`
       : "No A/A line has an interval: this run's resolving power is unknown.",
-    ...(biased.length > 0
-      ? {
-          failed: `This run failed its precision check: the two copies of one server differed (${biased.map((a) => `${a.scenario} @${a.connections}`).join(", ")}), so something other than the code decided the figures. Quote the figures of this run only as orderings, not as sizes.`,
-        }
-      : {}),
+    ...(biased.length > 0 ? { failed } : {}),
   };
 }

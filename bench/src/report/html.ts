@@ -1,7 +1,7 @@
-// report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the run's context and
-// resolving power (its A/A lines), a throughput chart with min–max bars and a latency-percentile chart per scenario, and a memory chart.
+// report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched): the run's context and
+// resolving power (A/A lines), per scenario a throughput chart with min–max whiskers and a latency chart, memory.
 
-import type { Results, SummaryRow, TargetInfo } from "../results.ts";
+import type { Results, SummaryRow, TargetInfo } from "../results/schema.ts";
 import {
   cellText,
   esc,
@@ -58,8 +58,9 @@ export function barChart(title: string, bars: Bar[], width = 760): string {
   const height = top + bars.length * ROW_H + 8;
   const scaleMax = Math.max(1e-9, ...bars.filter((b) => !b.failed).map((b) => Math.max(b.value, b.max ?? 0)));
   const x = (v: number) => LABEL_W + (Math.max(0, v) / scaleMax) * plotW;
+  const size = `width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"`;
   const parts = [
-    `<svg class="chart" role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg class="chart" role="img" aria-label="${esc(title)}" ${size} xmlns="http://www.w3.org/2000/svg">`,
     `<text class="chart-title" x="0" y="16">${esc(title)}</text>`,
     `<line x1="${LABEL_W}" y1="${top - 4}" x2="${LABEL_W}" y2="${height - 4}" stroke="#ccc"/>`,
   ];
@@ -67,21 +68,21 @@ export function barChart(title: string, bars: Bar[], width = 760): string {
     const y = top + i * ROW_H;
     parts.push(`<text class="label" x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>`);
     if (b.failed || !isNum(b.value)) {
-      parts.push(
-        `<text class="failed" x="${LABEL_W + 6}" y="${y + 15}">FAILED: ${esc((b.failed ?? "no data").slice(0, 90))}</text>`,
-      );
+      const why = esc((b.failed ?? "no data").slice(0, 90));
+      parts.push(`<text class="failed" x="${LABEL_W + 6}" y="${y + 15}">FAILED: ${why}</text>`);
       return;
     }
     const w = Math.max(1, x(b.value) - LABEL_W);
-    parts.push(
-      `<rect class="bar" x="${LABEL_W}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 8}" fill="${b.color}"><title>${esc(`${b.label}: ${b.text}`)}</title></rect>`,
-    );
+    const tip = `<title>${esc(`${b.label}: ${b.text}`)}</title>`;
+    const box = `x="${LABEL_W}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 8}"`;
+    parts.push(`<rect class="bar" ${box} fill="${b.color}">${tip}</rect>`);
     if (isNum(b.min) && isNum(b.max) && b.max > b.min) {
       const mid = y + ROW_H / 2 - 1;
+      const [lo, hi] = [x(b.min).toFixed(1), x(b.max).toFixed(1)];
       parts.push(
-        `<g class="whisker" stroke="#222" stroke-width="1.5"><line x1="${x(b.min).toFixed(1)}" y1="${mid}" x2="${x(b.max).toFixed(1)}" y2="${mid}"/>` +
-          `<line x1="${x(b.min).toFixed(1)}" y1="${mid - 5}" x2="${x(b.min).toFixed(1)}" y2="${mid + 5}"/>` +
-          `<line x1="${x(b.max).toFixed(1)}" y1="${mid - 5}" x2="${x(b.max).toFixed(1)}" y2="${mid + 5}"/></g>`,
+        `<g class="whisker" stroke="#222" stroke-width="1.5"><line x1="${lo}" y1="${mid}" x2="${hi}" y2="${mid}"/>` +
+          `<line x1="${lo}" y1="${mid - 5}" x2="${lo}" y2="${mid + 5}"/>` +
+          `<line x1="${hi}" y1="${mid - 5}" x2="${hi}" y2="${mid + 5}"/></g>`,
       );
     }
     parts.push(`<text class="value" x="${LABEL_W + plotW + 8}" y="${y + 15}">${esc(b.text)}</text>`);
@@ -137,14 +138,20 @@ function throughputChart(title: string, rows: SummaryRow[], targets: readonly Ta
       value: row.rps.median,
       min: row.rps.min,
       max: row.rps.max,
-      text:
-        row.target === row.baseline
-          ? `${num(row.rps.median)} req/s`
-          : `${num(row.rps.median)} req/s · ${times(row.headline === "cpu-per-request" ? row.cpuRatio.value : row.rpsRatio.value)}${row.headline === "cpu-per-request" ? " (CPU/req)" : ""}${row.loadGeneratorSaturated ? " ⚠" : ""}`,
+      text: throughputText(row),
       color: row.role === "baseline" ? COLORS.baseline : COLORS.impl,
       ...(row.status === "failed" ? { failed: row.failure ?? "failed" } : {}),
     })),
   );
+}
+
+/** "12,345 req/s", and for a row other than the baseline its headline ratio: "· 0.85× (CPU/req) ⚠". */
+function throughputText(row: SummaryRow): string {
+  const rps = `${num(row.rps.median)} req/s`;
+  if (row.target === row.baseline) return rps;
+  const cpu = row.headline === "cpu-per-request";
+  const ratio = times(cpu ? row.cpuRatio.value : row.rpsRatio.value);
+  return `${rps} · ${ratio}${cpu ? " (CPU/req)" : ""}${row.loadGeneratorSaturated ? " ⚠" : ""}`;
 }
 
 function memoryChart(r: Results): string {
@@ -190,7 +197,8 @@ function table(rows: SummaryRow[], database: boolean, targets: readonly TargetIn
     const role = roleOf(row, targets);
     const name = role ? `<em>${esc(row.target)}</em> (${role})` : esc(row.target);
     if (row.status === "failed") {
-      return `<tr class="failed-row"><td>${name}</td><td colspan="${head.length - 1}"><strong>FAILED</strong>: ${esc(row.failure ?? "")}</td></tr>`;
+      const failed = `<strong>FAILED</strong>: ${esc(row.failure ?? "")}`;
+      return `<tr class="failed-row"><td>${name}</td><td colspan="${head.length - 1}">${failed}</td></tr>`;
     }
     const flag = row.loadGeneratorSaturated
       ? ' <span class="warn" title="load generator near saturation">⚠</span>'
@@ -210,84 +218,167 @@ function table(rows: SummaryRow[], database: boolean, targets: readonly TargetIn
     ];
     return `<tr><td>${name}</td>${cells.map((c) => `<td class="n">${c}</td>`).join("")}</tr>`;
   });
-  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table>`;
+  const thead = `<thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>`;
+  return `<table>${thead}<tbody>${body.join("")}</tbody></table>`;
 }
 
 export function renderHtml(r: Results): string {
+  const limits = limitsText(r);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Benchmark ${esc(r.startedAt.slice(0, 16))} — ${esc(r.machine.cpuModel)}</title>
+<style>
+${STYLE}
+</style></head><body>
+<h1>Benchmark results</h1>
+<p class="note">One run on one machine: compare the ratios within this run, not absolute numbers across machines or runs.</p>
+<dl>
+${runFacts(r)}
+${limits ? `<dt>Limits</dt><dd>${esc(limits)}</dd>` : ""}
+</dl>
+${aaSection(r)}
+${capacityHtml(r)}
+${curveHtml(r)}
+${splitSection(r)}
+<h2>Start-up and memory</h2>
+${startupTable(r)}
+${memoryChart(r)}
+${scenarioSections(r).join("\n")}
+${profilesHtml(r)}
+${saturatedNote(r)}
+<p class="note">${FOOTNOTE}</p>
+</body></html>
+`;
+}
+
+const STYLE = [
+  'body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d1f23}',
+  "h1{font-size:22px}h2{font-size:17px;margin-top:36px;border-bottom:1px solid #ddd;padding-bottom:4px}" +
+    "h2 small{font-weight:normal;color:#666;font-size:13px}",
+  "table{border-collapse:collapse;margin:10px 0 4px;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px}" +
+    "th{background:#f4f5f7;text-align:left}",
+  "td.n{text-align:right;white-space:nowrap}.failed-row td{background:#fdecee}.warn{color:#b8860b}",
+  "svg.chart{display:block;margin:10px 0;font-size:12px}svg .chart-title{font-weight:600}svg .failed{fill:#c0392b}" +
+    "svg .value{fill:#333}",
+  "dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666}dd{margin:0}",
+  ".note{color:#555;font-size:13px}.said{color:#7b4fbf}",
+  ".alarm{background:#fdecee;border:2px solid #c0392b;padding:8px 12px;color:#8b1e12}" +
+    ".aa-biased{color:#c0392b;font-weight:600}.aa-inconclusive{color:#666}",
+].join("\n");
+
+const FOOTNOTE = [
+  "× own runtime's baseline is each row's ratio to the raw server of its own runtime (node-http, bun-http,",
+  "deno-http; node-http-pg, bun-http-pg) in the quoted metric, the framework's cost on that runtime; × baseline is",
+  "to Node's, so it also carries what the runtime changes (the same on Node rows). Ratios are geometric means of",
+  "the ratios paired repeat by repeat with the baseline measured next to it, with 95% confidence intervals",
+  "(Student's t on their logarithms); the bold one is the one to quote. CPU is the server's whole process tree as",
+  "a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario",
+  "that fails verification is never measured.",
+].join(" ");
+
+function modeText(o: Record<string, unknown>): string {
+  const latency = "latency from the scheduled send time";
+  if (o.rates)
+    return `latency against offered load: one fixed-rate run per rate, ${esc(String(o.rates))} req/s, ${latency}`;
+  return o.rate ? `fixed rate ${o.rate} req/s, ${latency}` : "max throughput";
+}
+
+/** The run's context: when, where, with what, and how it measured. */
+function runFacts(r: Results): string {
   const o = r.options as Record<string, unknown>;
+  const { machine: m, pinning: p } = r;
+  const memory = `${Math.round(m.memoryBytes / 2 ** 30)} GiB`;
+  const software = Object.entries(r.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+  const precision = Math.round(Number(o.precision ?? 0.05) * 100);
+  const load = `${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${cellText(r)}`;
+  const repeats = `${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${precision}%)`;
+  const servers = `${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}`;
+  const pinning = `server ${esc(p.server)}, load generator ${esc(p.loadGenerator)}, PostgreSQL ${esc(p.postgres)}`;
+  return [
+    `<dt>When</dt><dd>${esc(r.startedAt)} → ${esc(r.finishedAt)}</dd>`,
+    `<dt>Machine</dt><dd>${esc(m.cpuModel)}, ${m.logicalCpus} logical CPUs, ${memory}, ${esc(`${m.platform} ${m.kernel}`)}</dd>`,
+    `<dt>Pinning</dt><dd>${pinning} — ${esc(p.note)}</dd>`,
+    `<dt>Software</dt><dd>${esc(software)}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>`,
+    `<dt>Method</dt><dd>${modeText(o)}; ${esc(pairingText(r))}; ${load}, ${repeats}; ${servers}</dd>`,
+  ].join("\n");
+}
+
+/** One section per scenario and connection count: throughput and latency charts, then the table. */
+function scenarioSections(r: Results): string[] {
   const sections: string[] = [];
   for (const scenario of r.scenarios) {
     const rows = r.summary.filter((s) => s.scenario === scenario.name);
     for (const connections of [...new Set(rows.map((s) => s.connections))]) {
       const these = rows.filter((s) => s.connections === connections);
+      const others = runtimeBaselinesText(scenario);
+      const baselines = `baseline ${esc(scenario.baseline)}${others ? `; each runtime's own: ${esc(others)}` : ""}`;
+      const small = `<small>${esc(scenario.title)} · ${connections} connections · ${baselines}</small>`;
+      const id = `${esc(scenario.name)}-${connections}`;
       sections.push(
-        `<section class="scenario" id="${esc(scenario.name)}-${connections}"><h2>${esc(scenario.name)} <small>${esc(scenario.title)} · ${connections} connections · baseline ${esc(scenario.baseline)}${runtimeBaselinesText(scenario) ? `; each runtime's own: ${esc(runtimeBaselinesText(scenario))}` : ""}</small></h2>` +
-          throughputChart(`Requests/s (bar: median, whisker: min–max of ${o.repeats} repeats)`, these, r.targets) +
+        `<section class="scenario" id="${id}"><h2>${esc(scenario.name)} ${small}</h2>` +
+          throughputChart(
+            `Requests/s (bar: median, whisker: min–max of ${r.options.repeats} repeats)`,
+            these,
+            r.targets,
+          ) +
           latencyChart("Latency percentiles, ms (median of repeats, whisker: min–max)", these, 760, r.targets) +
           table(these, scenario.kind === "database", r.targets) +
           "</section>",
       );
     }
   }
-  const startup = r.targets
-    .map(
-      (t) =>
-        `<tr><td>${esc(t.name)}</td><td>${esc(roleText(t))}</td><td class="n">${t.error ? `<strong>${esc(t.error)}</strong>` : esc(startupText(r, t))}</td><td class="n">${mb(t.idleRssBytes)}</td></tr>`,
-    )
+  return sections;
+}
+
+function startupTable(r: Results): string {
+  const rows = r.targets
+    .map((t) => {
+      const startup = t.error ? `<strong>${esc(t.error)}</strong>` : esc(startupText(r, t));
+      const figures = `<td class="n">${startup}</td><td class="n">${mb(t.idleRssBytes)}</td>`;
+      return `<tr><td>${esc(t.name)}</td><td>${esc(roleText(t))}</td>${figures}</tr>`;
+    })
     .join("");
-  const saturated = r.summary.some((s) => s.loadGeneratorSaturated);
+  const head = "<tr><th>implementation</th><th>role</th><th>start-up ms</th><th>idle RSS MB</th></tr>";
+  return `<table><thead>${head}</thead><tbody>${rows}</tbody></table>`;
+}
+
+const SPLIT_ABOUT = [
+  "Each implementation's figure on a database scenario as a ratio to the raw baseline of its own runtime",
+  "(node-http-pg; bun-http-pg on Bun), split into framework (implementation ÷ the same data access without a",
+  "framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request",
+  "where the load generator saturated.",
+].join(" ");
+const SPLIT_HEAD = ["scenario", "implementation", "total", "framework", "data access", "ratio of"];
+
+function splitSection(r: Results): string {
+  if (!r.split.length) return "";
   const mark = (said: string) => `<em class="said">${esc(said)}</em>`;
-  const split = r.split.length
-    ? `<h2>Framework cost × data-access cost</h2><p class="note">Each implementation's figure on a database scenario as a ratio to the raw baseline of its own runtime (node-http-pg; bun-http-pg on Bun), split into framework (implementation ÷ the same data access without a framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request where the load generator saturated.</p><table><thead><tr><th>scenario</th><th>implementation</th><th>total</th><th>framework</th><th>data access</th><th>ratio of</th></tr></thead><tbody>${r.split
-        .map((row) => {
-          const [scenario, target, ...figures] = splitCells(r, row, esc, mark);
-          const last = figures.pop();
-          return `<tr><td>${scenario}</td><td>${target}</td>${figures.map((f) => `<td class="n">${f}</td>`).join("")}<td>${last}</td></tr>`;
-        })
-        .join("")}</tbody></table><p class="note">${splitVerdictNote(r, mark)}</p>`
-    : "";
+  const rows = r.split
+    .map((row) => {
+      const [scenario, target, ...figures] = splitCells(r, row, esc, mark);
+      const last = figures.pop();
+      return `<tr><td>${scenario}</td><td>${target}</td>${figures.map((f) => `<td class="n">${f}</td>`).join("")}<td>${last}</td></tr>`;
+    })
+    .join("");
+  const head = `<thead><tr>${SPLIT_HEAD.map((h) => `<th>${h}</th>`).join("")}</tr></thead>`;
+  const note = `<p class="note">${splitVerdictNote(r, mark)}</p>`;
+  return `<h2>Framework cost × data-access cost</h2><p class="note">${SPLIT_ABOUT}</p><table>${head}<tbody>${rows}</tbody></table>${note}`;
+}
+
+function aaSection(r: Results): string {
   const power = resolvingPower(r);
-  const aa = power
-    ? `<section class="aa" id="resolving-power"><h2>This run's resolving power</h2>${power.failed ? `<p class="alarm"><strong>⚠ ${esc(power.failed)}</strong></p>` : ""}<p class="note">${esc(power.about)}</p><ul>${power.lines.map((line) => `<li class="aa-${line.verdict}">${esc(line.text)}</li>`).join("")}</ul><p><strong>${esc(power.summary)}</strong></p></section>`
-    : "";
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Benchmark ${esc(r.startedAt.slice(0, 16))} — ${esc(r.machine.cpuModel)}</title>
-<style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d1f23}
-h1{font-size:22px}h2{font-size:17px;margin-top:36px;border-bottom:1px solid #ddd;padding-bottom:4px}h2 small{font-weight:normal;color:#666;font-size:13px}
-table{border-collapse:collapse;margin:10px 0 4px;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px}th{background:#f4f5f7;text-align:left}
-td.n{text-align:right;white-space:nowrap}.failed-row td{background:#fdecee}.warn{color:#b8860b}
-svg.chart{display:block;margin:10px 0;font-size:12px}svg .chart-title{font-weight:600}svg .failed{fill:#c0392b}svg .value{fill:#333}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}dt{color:#666}dd{margin:0}
-.note{color:#555;font-size:13px}.said{color:#7b4fbf}
-.alarm{background:#fdecee;border:2px solid #c0392b;padding:8px 12px;color:#8b1e12}.aa-biased{color:#c0392b;font-weight:600}.aa-inconclusive{color:#666}
-</style></head><body>
-<h1>Benchmark results</h1>
-<p class="note">One run on one machine: compare the ratios within this run, not absolute numbers across machines or runs.</p>
-<dl>
-<dt>When</dt><dd>${esc(r.startedAt)} → ${esc(r.finishedAt)}</dd>
-<dt>Machine</dt><dd>${esc(r.machine.cpuModel)}, ${r.machine.logicalCpus} logical CPUs, ${Math.round(r.machine.memoryBytes / 2 ** 30)} GiB, ${esc(`${r.machine.platform} ${r.machine.kernel}`)}</dd>
-<dt>Pinning</dt><dd>server ${esc(r.pinning.server)}, load generator ${esc(r.pinning.loadGenerator)}, PostgreSQL ${esc(r.pinning.postgres)} — ${esc(r.pinning.note)}</dd>
-<dt>Software</dt><dd>${esc(
-    Object.entries(r.versions)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", "),
-  )}; ${esc(r.postgres.version)} (${esc(r.postgres.provider)})</dd>
-<dt>Method</dt><dd>${o.rates ? `latency against offered load: one fixed-rate run per rate, ${esc(String(o.rates))} req/s, latency from the scheduled send time` : o.rate ? `fixed rate ${o.rate} req/s, latency from the scheduled send time` : "max throughput"}; ${esc(pairingText(r))}; ${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${cellText(r)}, ${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${Math.round(Number(o.precision ?? 0.05) * 100)}%); ${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}</dd>
-${limitsText(r) ? `<dt>Limits</dt><dd>${esc(limitsText(r) as string)}</dd>` : ""}
-</dl>
-${aa}
-${capacityHtml(r)}
-${curveHtml(r)}
-${split}
-<h2>Start-up and memory</h2>
-<table><thead><tr><th>implementation</th><th>role</th><th>start-up ms</th><th>idle RSS MB</th></tr></thead><tbody>${startup}</tbody></table>
-${memoryChart(r)}
-${sections.join("\n")}
-${profilesHtml(r)}
-${saturated ? `<p class="note"><span class="warn">⚠</span> The load generator used at least ${Math.round(Number(o.loadGeneratorSaturationThreshold ?? 0.9) * 100)}% of its core: that figure may be the load generator's limit, not the server's.</p>` : ""}
-<p class="note">× own runtime's baseline is each row's ratio to the raw server of its own runtime (node-http, bun-http, deno-http; node-http-pg, bun-http-pg) in the quoted metric, the framework's cost on that runtime; × baseline is to Node's, so it also carries what the runtime changes (the same on Node rows). Ratios are geometric means of the ratios paired repeat by repeat with the baseline measured next to it, with 95% confidence intervals (Student's t on their logarithms); the bold one is the one to quote. CPU is the server's whole process tree as a share of one core. A cell with any unexpected non-2xx or socket error is FAILED and not counted; a scenario that fails verification is never measured.</p>
-</body></html>
-`;
+  if (!power) return "";
+  const alarm = power.failed ? `<p class="alarm"><strong>⚠ ${esc(power.failed)}</strong></p>` : "";
+  const lines = power.lines.map((line) => `<li class="aa-${line.verdict}">${esc(line.text)}</li>`).join("");
+  const body = `${alarm}<p class="note">${esc(power.about)}</p><ul>${lines}</ul><p><strong>${esc(power.summary)}</strong></p>`;
+  return `<section class="aa" id="resolving-power"><h2>This run's resolving power</h2>${body}</section>`;
+}
+
+function saturatedNote(r: Results): string {
+  if (!r.summary.some((s) => s.loadGeneratorSaturated)) return "";
+  const share = Math.round(Number(r.options.loadGeneratorSaturationThreshold ?? 0.9) * 100);
+  const text = `The load generator used at least ${share}% of its core: that figure may be the load generator's limit, not the server's.`;
+  return `<p class="note"><span class="warn">⚠</span> ${text}</p>`;
 }

@@ -3,7 +3,7 @@
 // --cpus/--memory (the limits the servers ran under). Used by markdown.ts and html.ts.
 
 import { formatBytes } from "../limits.ts";
-import type { CellResult, Results } from "../results.ts";
+import type { CellResult, Results } from "../results/schema.ts";
 import { sloLabel } from "../runner/capacity.ts";
 import { achievedRate, keptUp } from "../runner/sweep.ts";
 import { esc, escapeCell, isNum, ms, num } from "./format.ts";
@@ -37,13 +37,16 @@ const groups = (cells: CellResult[]) => {
   });
 };
 
+const CURVE_ABOUT = [
+  "Each step a fixed arrival rate, latency counted from each request's scheduled send time (no coordinated omission).",
+  "*fell behind*: the server answered less than 95% of the offered rate, so its latencies include the queue that",
+  "built up; FAILED: errors or unexpected statuses (not a point of the curve).",
+].join(" ");
+
 export function curveMarkdown(r: Results): string[] {
   if (!r.curve?.length) return [];
   const lines = ["## Latency against offered load", ""];
-  lines.push(
-    "Each step a fixed arrival rate, latency counted from each request's scheduled send time (no coordinated omission). *fell behind*: the server answered less than 95% of the offered rate, so its latencies include the queue that built up; FAILED: errors or unexpected statuses (not a point of the curve).",
-    "",
-  );
+  lines.push(CURVE_ABOUT, "");
   for (const g of groups(r.curve)) {
     lines.push(`### ${g.scenario}, ${g.connections} connections`, "");
     lines.push(
@@ -53,9 +56,8 @@ export function curveMarkdown(r: Results): string[] {
     const sorted = [...g.cells].sort((a, b) => a.target.localeCompare(b.target) || (a.rate ?? 0) - (b.rate ?? 0));
     for (const c of sorted) {
       const o = c.outcome;
-      lines.push(
-        `| ${c.target} | ${c.rate} | ${num(achievedRate(c))} | ${ms(o?.latency.p50)} | ${ms(o?.latency.p99)} | ${escapeCell(stepStatus(c))} |`,
-      );
+      const figures = [num(achievedRate(c)), ms(o?.latency.p50), ms(o?.latency.p99)].join(" | ");
+      lines.push(`| ${c.target} | ${c.rate} | ${figures} | ${escapeCell(stepStatus(c))} |`);
     }
     lines.push("");
   }
@@ -68,12 +70,15 @@ export function capacityMarkdown(r: Results): string[] {
   if (!slo) return [];
   const label = sloLabel(slo);
   const lines = [`## Capacity at ${label}`, ""];
+  const [percentile, bound] = label.split("<");
+  const within = Math.round((r.capacity[0]?.resolution ?? 0.1) * 100);
+  const held = `${percentile} stayed under ${bound} with no errors and the server answering at least 95% of the rate`;
+  const search = `short probes doubling then bisecting to within ${within}%, the figure confirmed by a full-length run`;
+  const beside = "Max throughput (closed loop, as fast as it answers) beside it for comparison.";
+  lines.push(`The highest fixed arrival rate at which ${held}: ${search}. ${beside}`, "");
+  const capacityHead = `capacity at ${label} req/s | max throughput req/s (median)`;
   lines.push(
-    `The highest fixed arrival rate at which ${label.split("<")[0]} stayed under ${label.split("<")[1]} with no errors and the server answering at least 95% of the rate: short probes doubling then bisecting to within ${Math.round((r.capacity[0]?.resolution ?? 0.1) * 100)}%, the figure confirmed by a full-length run. Max throughput (closed loop, as fast as it answers) beside it for comparison.`,
-    "",
-  );
-  lines.push(
-    `| scenario | implementation | connections | capacity at ${label} req/s | max throughput req/s (median) | probes | note |`,
+    `| scenario | implementation | connections | ${capacityHead} | probes | note |`,
     "|---|---|--:|--:|--:|--:|---|",
   );
   for (const c of r.capacity) {
@@ -81,9 +86,9 @@ export function capacityMarkdown(r: Results): string[] {
       (s) => s.scenario === c.scenario && s.target === c.target && s.connections === c.connections,
     );
     const capacity = c.confirmed ? String(c.rate) : "**none**";
-    lines.push(
-      `| ${c.scenario} | ${c.target} | ${c.connections} | ${capacity} | ${row && row.status === "ok" ? num(row.rps.median) : "–"} | ${c.probes.length} | ${escapeCell(c.note ?? "")} |`,
-    );
+    const max = row && row.status === "ok" ? num(row.rps.median) : "–";
+    const figures = `${capacity} | ${max} | ${c.probes.length}`;
+    lines.push(`| ${c.scenario} | ${c.target} | ${c.connections} | ${figures} | ${escapeCell(c.note ?? "")} |`);
   }
   lines.push("");
   return lines;
@@ -118,11 +123,13 @@ export function curveChart(title: string, cells: CellResult[], width = 760, heig
   const x = (v: number) => pad.left + (xMax > xMin ? ((v - xMin) / (xMax - xMin)) * plotW : plotW / 2);
   const y = (v: number) =>
     pad.top + plotH - ((Math.log10(v) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * plotH;
+  const size = `width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"`;
   const parts = [
-    `<svg class="chart" role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg class="chart" role="img" aria-label="${esc(title)}" ${size} xmlns="http://www.w3.org/2000/svg">`,
     `<text class="chart-title" x="0" y="16">${esc(title)}</text>`,
     ...axes(pad, plotW, plotH, xMin, xMax, yMin, yMax, x, y),
   ];
+  const legendX = width - pad.right;
   targets.forEach((target, i) => {
     const color = PALETTE[i % PALETTE.length] as string;
     const own = cells.filter((c) => c.target === target && c.outcome).sort((a, b) => (a.rate ?? 0) - (b.rate ?? 0));
@@ -130,19 +137,16 @@ export function curveChart(title: string, cells: CellResult[], width = 760, heig
       ["p50", "5,4"],
       ["p99", ""],
     ] as const) {
-      const pts = own
-        .filter((c) => !c.failure && isNum(c.outcome?.latency[key]))
-        .map((c) => `${x(c.rate ?? 0).toFixed(1)},${y(Math.max(yMin, c.outcome?.latency[key] ?? yMin)).toFixed(1)}`);
-      if (pts.length)
-        parts.push(
-          `<polyline class="curve" fill="none" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""} points="${pts.join(" ")}"/>`,
-        );
+      const point = (c: CellResult) =>
+        `${x(c.rate ?? 0).toFixed(1)},${y(Math.max(yMin, c.outcome?.latency[key] ?? yMin)).toFixed(1)}`;
+      const pts = own.filter((c) => !c.failure && isNum(c.outcome?.latency[key])).map(point);
+      const stroke = `stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""}`;
+      if (pts.length) parts.push(`<polyline class="curve" fill="none" ${stroke} points="${pts.join(" ")}"/>`);
     }
     parts.push(...cells.filter((c) => c.target === target).map((c) => stepMarker(c, color, x, y, yMin, pad.top)));
     const ly = pad.top + 14 + i * 18;
-    parts.push(
-      `<line x1="${width - pad.right + 12}" y1="${ly - 4}" x2="${width - pad.right + 32}" y2="${ly - 4}" stroke="${color}" stroke-width="2"/><text class="label" x="${width - pad.right + 36}" y="${ly}">${esc(target)}</text>`,
-    );
+    const line = `<line x1="${legendX + 12}" y1="${ly - 4}" x2="${legendX + 32}" y2="${ly - 4}" stroke="${color}" stroke-width="2"/>`;
+    parts.push(`${line}<text class="label" x="${legendX + 36}" y="${ly}">${esc(target)}</text>`);
   });
   const ly = pad.top + 14 + targets.length * 18 + 8;
   parts.push(`<text class="note" x="${width - pad.right + 12}" y="${ly}">solid p99, dashed p50</text>`);
@@ -162,24 +166,28 @@ function axes(
   x: (v: number) => number,
   y: (v: number) => number,
 ): string[] {
+  const bottom = pad.top + plotH;
+  const middle = pad.top + plotH / 2;
   const out = [
-    `<line x1="${pad.left}" y1="${pad.top + plotH}" x2="${pad.left + plotW}" y2="${pad.top + plotH}" stroke="#999"/>`,
-    `<line x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${pad.top + plotH}" stroke="#999"/>`,
-    `<text class="label" x="${pad.left + plotW / 2}" y="${pad.top + plotH + 34}" text-anchor="middle">offered rate, requests/s</text>`,
-    `<text class="label" x="12" y="${pad.top + plotH / 2}" transform="rotate(-90 12 ${pad.top + plotH / 2})" text-anchor="middle">latency, ms (log)</text>`,
+    `<line x1="${pad.left}" y1="${bottom}" x2="${pad.left + plotW}" y2="${bottom}" stroke="#999"/>`,
+    `<line x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${bottom}" stroke="#999"/>`,
+    `<text class="label" x="${pad.left + plotW / 2}" y="${bottom + 34}" text-anchor="middle">offered rate, requests/s</text>`,
+    `<text class="label" x="12" y="${middle}" transform="rotate(-90 12 ${middle})" text-anchor="middle">latency, ms (log)</text>`,
   ];
   for (let i = 0; i <= 4; i++) {
     const v = xMin + ((xMax - xMin) * i) / 4;
     out.push(
-      `<text class="label" x="${x(v).toFixed(1)}" y="${pad.top + plotH + 16}" text-anchor="middle">${Math.round(v)}</text>`,
+      `<text class="label" x="${x(v).toFixed(1)}" y="${bottom + 16}" text-anchor="middle">${Math.round(v)}</text>`,
     );
   }
   for (let e = Math.floor(Math.log10(yMin)); e <= Math.ceil(Math.log10(yMax)); e++) {
     const v = 10 ** e;
     if (v < yMin || v > yMax) continue;
-    out.push(
-      `<line x1="${pad.left}" y1="${y(v).toFixed(1)}" x2="${pad.left + plotW}" y2="${y(v).toFixed(1)}" stroke="#eee"/><text class="label" x="${pad.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v >= 1 ? v : v.toFixed(2)}</text>`,
-    );
+    const at = y(v).toFixed(1);
+    const grid = `<line x1="${pad.left}" y1="${at}" x2="${pad.left + plotW}" y2="${at}" stroke="#eee"/>`;
+    const text = v >= 1 ? v : v.toFixed(2);
+    const label = `<text class="label" x="${pad.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${text}</text>`;
+    out.push(grid + label);
   }
   return out;
 }
@@ -193,21 +201,33 @@ function stepMarker(
   top: number,
 ): string {
   const cx = x(c.rate ?? 0).toFixed(1);
-  const tip = `<title>${esc(`${c.target} @${c.rate} req/s: ${stepStatus(c)}${c.outcome ? `, p50 ${ms(c.outcome.latency.p50)} ms, p99 ${ms(c.outcome.latency.p99)} ms, ${num(achievedRate(c))} req/s answered` : ""}`)}</title>`;
+  const o = c.outcome;
+  const figures = o
+    ? `, p50 ${ms(o.latency.p50)} ms, p99 ${ms(o.latency.p99)} ms, ${num(achievedRate(c))} req/s answered`
+    : "";
+  const tip = `<title>${esc(`${c.target} @${c.rate} req/s: ${stepStatus(c)}${figures}`)}</title>`;
   if (c.failure) return `<text class="failed" x="${cx}" y="${top + 10}" text-anchor="middle">✕${tip}</text>`;
   const cy = y(Math.max(yMin, c.outcome?.latency.p99 ?? yMin)).toFixed(1);
   const fill = keptUp(c) ? color : "#fff";
-  return `<circle class="${keptUp(c) ? "step" : "step behind"}" cx="${cx}" cy="${cy}" r="4" fill="${fill}" stroke="${color}" stroke-width="2">${tip}</circle>`;
+  const circle = `cx="${cx}" cy="${cy}" r="4" fill="${fill}" stroke="${color}" stroke-width="2"`;
+  return `<circle class="${keptUp(c) ? "step" : "step behind"}" ${circle}>${tip}</circle>`;
 }
 
 export function curveHtml(r: Results): string {
   if (!r.curve?.length) return "";
-  const sections = groups(r.curve).map(
-    (g) =>
-      `<section class="curve" id="curve-${esc(g.scenario)}-${g.connections}"><h2>${esc(g.scenario)} <small>latency against offered load · ${g.connections} connections</small></h2>${curveChart(`${g.scenario}: p50 and p99 against offered rate`, g.cells)}</section>`,
-  );
-  return `<p class="note">Latency against offered load: each step a fixed arrival rate, latency from each request's scheduled send time. A hollow point fell behind (answered less than 95% of the rate: its latency includes the queue); ✕ marks a step with errors. The figures are in results.md and results.json.</p>${sections.join("\n")}`;
+  const sections = groups(r.curve).map((g) => {
+    const heading = `<h2>${esc(g.scenario)} <small>latency against offered load · ${g.connections} connections</small></h2>`;
+    const chart = curveChart(`${g.scenario}: p50 and p99 against offered rate`, g.cells);
+    return `<section class="curve" id="curve-${esc(g.scenario)}-${g.connections}">${heading}${chart}</section>`;
+  });
+  return `<p class="note">${CURVE_HTML_ABOUT}</p>${sections.join("\n")}`;
 }
+
+const CURVE_HTML_ABOUT = [
+  "Latency against offered load: each step a fixed arrival rate, latency from each request's scheduled send time.",
+  "A hollow point fell behind (answered less than 95% of the rate: its latency includes the queue);",
+  "✕ marks a step with errors. The figures are in results.md and results.json.",
+].join(" ");
 
 export function capacityHtml(r: Results): string {
   if (!r.capacity?.length) return "";
@@ -216,7 +236,22 @@ export function capacityHtml(r: Results): string {
     const row = r.summary.find(
       (s) => s.scenario === c.scenario && s.target === c.target && s.connections === c.connections,
     );
-    return `<tr><td>${esc(c.scenario)}</td><td>${esc(c.target)}</td><td class="n">${c.connections}</td><td class="n">${c.confirmed ? c.rate : "<strong>none</strong>"}</td><td class="n">${row && row.status === "ok" ? num(row.rps.median) : "–"}</td><td class="n">${c.probes.length}</td><td>${esc(c.note ?? "")}</td></tr>`;
+    const max = row && row.status === "ok" ? num(row.rps.median) : "–";
+    const figures = [c.connections, c.confirmed ? c.rate : "<strong>none</strong>", max, c.probes.length];
+    const cells = figures.map((f) => `<td class="n">${f}</td>`).join("");
+    return `<tr><td>${esc(c.scenario)}</td><td>${esc(c.target)}</td>${cells}<td>${esc(c.note ?? "")}</td></tr>`;
   });
-  return `<h2>Capacity at ${esc(label)}</h2><p class="note">The highest fixed rate holding ${esc(label)} with no errors while keeping up, found by short probes (doubling, then bisection) and confirmed by a full-length run; max throughput beside it.</p><table><thead><tr><th>scenario</th><th>implementation</th><th>connections</th><th>capacity at ${esc(label)} req/s</th><th>max throughput req/s</th><th>probes</th><th>note</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  const how = "found by short probes (doubling, then bisection) and confirmed by a full-length run";
+  const about = `The highest fixed rate holding ${esc(label)} with no errors while keeping up, ${how}; max throughput beside it.`;
+  const head = [
+    "scenario",
+    "implementation",
+    "connections",
+    `capacity at ${esc(label)} req/s`,
+    "max throughput req/s",
+    "probes",
+    "note",
+  ];
+  const thead = `<thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>`;
+  return `<h2>Capacity at ${esc(label)}</h2><p class="note">${about}</p><table>${thead}<tbody>${rows.join("")}</tbody></table>`;
 }

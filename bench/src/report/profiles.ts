@@ -3,7 +3,7 @@
 
 import { LAYER_COLOURS } from "../profile/flame.ts";
 import { LAYERS } from "../profile/layers.ts";
-import type { Results } from "../results.ts";
+import type { Results } from "../results/schema.ts";
 import { esc } from "./format.ts";
 
 const pct = (share: number) => `${(100 * share).toFixed(1)}%`;
@@ -20,7 +20,9 @@ export function profilesMarkdown(r: Results): string[] {
   const lines = [
     "## Where the time goes (--profile)",
     "",
-    "Share of the server's CPU samples by layer (self time: the function running when sampled), over every measured cell of the target and scenario; the figures above were measured with the sampler on. Flame graphs are in report.html, each cell's profile under `profiles/`.",
+    "Share of the server's CPU samples by layer (self time: the function running when sampled), over every measured " +
+      "cell of the target and scenario; the figures above were measured with the sampler on. " +
+      "Flame graphs are in report.html, each cell's profile under `profiles/`.",
     "",
     `| target | scenario | samples | ${LAYERS.join(" | ")} |`,
     `|---|---|---:|${LAYERS.map(() => "---:").join("|")}|`,
@@ -52,22 +54,23 @@ export function profilesMarkdown(r: Results): string[] {
 
 export function profilesHtml(r: Results): string {
   if (!r.profiles?.length) return "";
-  const legend = LAYERS.map(
-    (l) =>
-      `<span style="display:inline-block;padding:0 6px;margin-right:4px;background:${LAYER_COLOURS[l]}">${esc(l)}</span>`,
-  ).join("");
+  const chip = "display:inline-block;padding:0 6px;margin-right:4px";
+  const legend = LAYERS.map((l) => `<span style="${chip};background:${LAYER_COLOURS[l]}">${esc(l)}</span>`).join("");
   const sections = r.profiles.map((p) => {
     const head = `<h3>${esc(p.target)} · ${esc(p.scenario)}</h3>`;
     if (p.missing) return `${head}<p>${esc(p.missing)}</p>`;
-    const layers = `<table><tr>${p.layers.map((l) => `<th>${esc(l.layer)}</th>`).join("")}</tr><tr>${p.layers.map((l) => `<td>${pct(l.share)}</td>`).join("")}</tr></table>`;
-    const top = `<table><tr><th>function</th><th>where</th><th>layer</th><th>self</th></tr>${p.top
-      .slice(0, 10)
-      .map(
-        (f) =>
-          `<tr><td><code>${esc(f.name)}</code></td><td>${esc(where(f.url, f.line))}</td><td>${esc(f.layer)}</td><td>${pct(f.selfShare)}</td></tr>`,
-      )
-      .join("")}</table>`;
-    return `${head}<p>${p.samples} samples over ${p.files.length} cell(s).</p>${layers}${p.flame ?? ""}<details><summary>Top self time</summary>${top}</details>`;
+    const names = p.layers.map((l) => `<th>${esc(l.layer)}</th>`).join("");
+    const layers = `<table><tr>${names}</tr><tr>${p.layers.map((l) => `<td>${pct(l.share)}</td>`).join("")}</tr></table>`;
+    const topRow = (f: (typeof p.top)[number]) =>
+      `<tr><td><code>${esc(f.name)}</code></td><td>${esc(where(f.url, f.line))}</td>` +
+      `<td>${esc(f.layer)}</td><td>${pct(f.selfShare)}</td></tr>`;
+    const topRows = p.top.slice(0, 10).map(topRow).join("");
+    const top = `<table><tr><th>function</th><th>where</th><th>layer</th><th>self</th></tr>${topRows}</table>`;
+    const samples = `<p>${p.samples} samples over ${p.files.length} cell(s).</p>`;
+    return `${head}${samples}${layers}${p.flame ?? ""}<details><summary>Top self time</summary>${top}</details>`;
   });
-  return `<section id="profiles"><h2>Where the time goes (--profile)</h2><p>Flame graphs of the server's CPU over the measured cells (callers above callees; width = share of samples; hover for a frame's name, file and share). Colours are layers: ${legend}</p>${sections.join("")}</section>`;
+  const about =
+    "Flame graphs of the server's CPU over the measured cells (callers above callees; width = share of samples; " +
+    `hover for a frame's name, file and share). Colours are layers: ${legend}`;
+  return `<section id="profiles"><h2>Where the time goes (--profile)</h2><p>${about}</p>${sections.join("")}</section>`;
 }

@@ -1,7 +1,7 @@
 // Writes bench/results/<timestamp>/{results.json,results.md,report.html}.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Results } from "../results.ts";
+import type { Results } from "../results/schema.ts";
 import { renderHtml } from "./html.ts";
 import { renderMarkdown } from "./markdown.ts";
 

@@ -1,9 +1,7 @@
-// Capacity at a latency bound (--slo p99<50ms): per target, the highest fixed arrival rate at which that
-// percentile stays under the bound with no errors while the server keeps up with the rate. Short probes double
-// the rate from START_RATE until one fails, then bisect between the last that passed and the first that failed
-// until they are within RESOLUTION of each other; the rate found is confirmed by a full-length run, and when
-// that fails the rate steps down by RESOLUTION (at most MAX_STEP_DOWNS times) and says so.
-import type { CapacityResult, CellResult, Probe, Slo } from "../results.ts";
+// Capacity at a latency bound (--slo p99<50ms): per target, the highest fixed rate keeping that percentile under the
+// bound with no errors while keeping up. Short probes double from START_RATE, then bisect to within RESOLUTION; a
+// full-length run confirms, else the rate steps down by RESOLUTION (at most MAX_STEP_DOWNS times) and says so.
+import type { CapacityResult, CellResult, Probe, Slo } from "../results/schema.ts";
 import { latencyAt } from "../stats.ts";
 import { measureCell } from "./cell.ts";
 import { finishState, type ScenarioPlan, startState } from "./repeats.ts";
@@ -18,7 +16,7 @@ const MAX_RATE = 1_000_000;
 /** Probes planned per target for the progress line (the search takes about this many at 10% resolution). */
 export const PLANNED_PROBES = 12;
 
-export type { CapacityResult, Probe, Slo } from "../results.ts";
+export type { CapacityResult, Probe, Slo } from "../results/schema.ts";
 
 export const sloLabel = (slo: Slo) =>
   `p${slo.percentile}<${slo.boundMs < 1 ? `${slo.boundMs * 1000}us` : `${slo.boundMs}ms`}`;
@@ -137,9 +135,8 @@ export async function runCapacity(
     ctx.counter.total -= Math.max(0, PLANNED_PROBES + 1 - probesRun);
     ctx.counter.total = Math.max(ctx.counter.total, ctx.counter.cell);
     results.push({ scenario: plan.name, target: target.name, connections, slo, resolution: RESOLUTION, ...found });
-    ctx.io.log(
-      `${plan.name} on ${target.name}: capacity at ${sloLabel(slo)} ${found.confirmed ? `${found.rate} req/s` : "none"}${found.note ? ` (${found.note})` : ""}`,
-    );
+    const capacity = `${found.confirmed ? `${found.rate} req/s` : "none"}${found.note ? ` (${found.note})` : ""}`;
+    ctx.io.log(`${plan.name} on ${target.name}: capacity at ${sloLabel(slo)} ${capacity}`);
   }
   return { cells, results };
 }

@@ -1,14 +1,22 @@
 // One cell: one target, one scenario, one connection count (and rate), warmed up then measured, with the server's,
 // PostgreSQL's and the whole machine's CPU sampled over the measured part.
+
+import { LOADGEN_SATURATION } from "../analysis/ratios.ts";
 import type { LoadConfig } from "../load/child.ts";
 import type { LoadRun } from "../load/generator.ts";
 import { machineBusySeconds, ServerSampler } from "../proc.ts";
 import type { Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
-import { type CellResult, DISTURBANCE_CORES, LOADGEN_SATURATION } from "../results.ts";
-import { type ScenarioName, scenarios } from "../scenarios.ts";
+import type { CellResult } from "../results/schema.ts";
+import { type ScenarioName, scenarios } from "../scenarios/catalog.ts";
 import { restock } from "./database.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
+
+/**
+ * CPU (in cores) that other processes may use during a measured run before the cell counts as disturbed: on a
+ * 2-core machine a quarter of a core of other work moves throughput by more than the 5% a ratio is asked to hold.
+ */
+export const DISTURBANCE_CORES = 0.25;
 
 /** A response slower than this counts as a socket error (scrypt logins at 300 connections queue for seconds). */
 export const LOAD_TIMEOUT_S = 30;
@@ -130,20 +138,25 @@ export function loadConfig(spec: CellSpec, ctx: ScenarioRunContext): LoadConfig 
   };
 }
 
+function newCell(spec: CellSpec): CellResult {
+  const pid = spec.target.process?.pid;
+  return {
+    scenario: spec.scenario,
+    connections: spec.connections,
+    repeat: spec.repeat,
+    target: spec.target.name,
+    position: spec.position,
+    startedAt: new Date().toISOString(),
+    ...(spec.rate ? { rate: spec.rate } : {}),
+    ...(pid ? { pid } : {}),
+  };
+}
+
 /** Runs one cell; never throws (what went wrong is the cell's failure). */
 export async function measureCell(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult> {
   const started = performance.now();
   const { target } = spec;
-  const cell: CellResult = {
-    scenario: spec.scenario,
-    connections: spec.connections,
-    repeat: spec.repeat,
-    target: target.name,
-    position: spec.position,
-    startedAt: new Date().toISOString(),
-    ...(spec.rate ? { rate: spec.rate } : {}),
-    ...(target.process?.pid ? { pid: target.process.pid } : {}),
-  };
+  const cell = newCell(spec);
   const gone = serverGone(target, cell);
   if (gone) {
     cell.failure = gone;

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { SEED_PASSWORD } from "@api-ref/db/fixtures";
 import pg from "pg";
-import type { Results } from "../results.ts";
-import type { Pools, Rng } from "../scenarios.ts";
+import type { Results } from "../results/schema.ts";
+import type { Pools, Rng } from "../scenarios/catalog.ts";
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

@@ -1,14 +1,13 @@
-// --pairing duet: a target and the baseline it is compared with measured at the same time. Each server runs in
-// its own control group with the same CPU quota (run.ts starts it there), each is driven by its own load generator
-// hard enough to use its quota, and both measured parts start at the same moment (the load generators wait for
-// "go"). Where PostgreSQL is a local process, the backends serving each side's database are moved into that
-// side's group for the measured part, so that each group holds everything a request costs and PostgreSQL's work
-// is under the same quota on both sides. Whatever slows the machine during the pair slows both sides: the ratio
-// of their requests per CPU-second (from the kernel's accounting, in nanoseconds) cancels it.
+// --pairing duet: a target and its baseline measured at the same time, each server (with its local PostgreSQL
+// backends) in its own control group with an equal CPU quota and its own load generator. Whatever slows the machine
+// slows both sides, and the ratio of their requests per CPU-second cancels it (bench/results/precision-study/README.md).
+
+import { LOADGEN_SATURATION } from "../analysis/ratios.ts";
+import type { LoadHooks } from "../load/generator.ts";
 import { allowedCpus, cpuSeconds, pinProcess, processTree, ServerSampler } from "../proc.ts";
-import { type CellResult, LOADGEN_SATURATION } from "../results.ts";
-import { scenarios } from "../scenarios.ts";
-import { type CellState, judge, loadConfig, oneLine, serverGone } from "./cell.ts";
+import type { CellResult } from "../results/schema.ts";
+import { scenarios } from "../scenarios/catalog.ts";
+import { type CellSpec, type CellState, judge, loadConfig, oneLine, serverGone } from "./cell.ts";
 import { restock } from "./database.ts";
 import type { DuetContext, LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
 
@@ -22,6 +21,16 @@ interface Side {
   start?: { group: number; backends: number; wall: number };
 }
 
+/** Where a pair is measured: its scenario's plan, connection count, repeat and position in the round. */
+interface PairAt {
+  plan: ScenarioPlan;
+  connections: number;
+  repeat: number;
+  position: number;
+}
+
+type DuetRunContext = ScenarioRunContext & { duet: DuetContext };
+
 /** The two cells of one pair, in the order given: [partner, target]. Never throws (failures go into the cells). */
 export async function measurePair(
   plan: ScenarioPlan,
@@ -29,31 +38,14 @@ export async function measurePair(
   connections: number,
   repeat: number,
   position: number,
-  ctx: ScenarioRunContext & { duet: DuetContext },
+  ctx: DuetRunContext,
   state: CellState,
 ): Promise<[CellResult, CellResult]> {
   const started = performance.now();
-  const id = `${plan.name}@${connections}#${repeat}.${position}`;
-  const cores = ctx.duet.pin ? duetCores() : [];
-  const sides: Side[] = pair.map((target, i) => ({
-    target,
-    backends: [],
-    ...(cores.length >= 2 ? { cpu: cores[i % cores.length] } : {}),
-    cell: {
-      scenario: plan.name,
-      connections,
-      repeat,
-      target: target.name,
-      position,
-      startedAt: new Date().toISOString(),
-      pair: { id, with: (pair[1 - i] as LiveTarget).name },
-    },
-  }));
+  const at = { plan, connections, repeat, position };
+  const sides = sidesOf(at, pair, ctx.duet.pin ? duetCores() : []);
   const cells = sides.map((s) => s.cell) as [CellResult, CellResult];
-  for (const side of sides) {
-    const gone = serverGone(side.target, side.cell);
-    if (gone) side.cell.failure = gone;
-  }
+  for (const side of sides) markGone(side);
   if (cells.some((c) => c.failure)) return finish(cells, started);
   // Each side on a core of its own, as a server with a core of its own runs: its GC and compiler threads share
   // that core instead of spreading to the other side's (which side gets which core alternates with the order).
@@ -67,74 +59,112 @@ export async function measurePair(
     state.secondsLeft = Math.max(0, state.secondsLeft - 1);
     ctx.io.progress.update(state);
   }, 1000);
+  try {
+    const outcomes = await runSides(at, sides, ctx, state);
+    for (const [i, outcome] of outcomes.entries()) recordOutcome(sides[i] as Side, outcome, plan, ctx);
+  } finally {
+    clearInterval(ticker);
+    releaseSides(sides);
+  }
+  return finish(cells, started);
+}
+
+/** The pair's two sides, each with its cell begun, and a core of its own where there are two to pin to. */
+function sidesOf(at: PairAt, pair: readonly [LiveTarget, LiveTarget], cores: string[]): Side[] {
+  const id = `${at.plan.name}@${at.connections}#${at.repeat}.${at.position}`;
+  return pair.map((target, i) => ({
+    target,
+    backends: [],
+    ...(cores.length >= 2 ? { cpu: cores[i % cores.length] } : {}),
+    cell: {
+      scenario: at.plan.name,
+      connections: at.connections,
+      repeat: at.repeat,
+      target: target.name,
+      position: at.position,
+      startedAt: new Date().toISOString(),
+      pair: { id, with: (pair[1 - i] as LiveTarget).name },
+    },
+  }));
+}
+
+function markGone(side: Side) {
+  const gone = serverGone(side.target, side.cell);
+  if (gone) side.cell.failure = gone;
+}
+
+type SideRun = ReturnType<DuetContext["loadGenerators"][number]["run"]>;
+
+/**
+ * Both load generators warm up; once both are ready the backends join their side's group, the counters are read,
+ * and both measured parts start. A side that failed before it was ready ends the wait (the pair fails with it).
+ */
+async function runSides(at: PairAt, sides: Side[], ctx: DuetRunContext, state: CellState) {
   let ready = 0;
   let goes: () => void = () => {};
   const allReady = new Promise<void>((resolve) => {
     goes = resolve;
   });
-  try {
-    const runs = sides.map((side, i) => {
-      const generator = ctx.duet.loadGenerators[i] as DuetContext["loadGenerators"][number];
-      const spec = {
-        scenario: plan.name,
-        target: side.target,
-        connections,
-        repeat,
-        position,
-        warmupS: plan.warmupS,
-        durationS: plan.durationS,
-      };
-      return generator.run(
-        { ...loadConfig(spec, ctx), sync: true },
-        {
-          onPhase: (phase) => {
-            if (phase === "warmup") state.phase = "warming up";
-            if (phase === "ready" && ++ready === sides.length) goes();
-            if (phase === "measure") state.phase = "measuring";
-            if (phase === "done") stopSide(side);
-            ctx.io.progress.update(state);
-          },
-        },
-      );
-    });
-    // Both warmed up: the backends join their side's group, the counters are read, and both measured parts start.
-    // A side that failed before it was ready ends the wait; the other is let go (the pair fails with it).
-    const failedEarly = Promise.race(
-      runs.map((run) =>
-        run.then(
-          () => new Promise<void>(() => {}),
-          () => undefined,
-        ),
+  const runs: SideRun[] = sides.map((side, i) => {
+    const generator = ctx.duet.loadGenerators[i] as DuetContext["loadGenerators"][number];
+    const spec: CellSpec = {
+      scenario: at.plan.name,
+      target: side.target,
+      connections: at.connections,
+      repeat: at.repeat,
+      position: at.position,
+      warmupS: at.plan.warmupS,
+      durationS: at.plan.durationS,
+    };
+    const onPhase: LoadHooks["onPhase"] = (phase) => {
+      if (phase === "warmup") state.phase = "warming up";
+      if (phase === "ready" && ++ready === sides.length) goes();
+      if (phase === "measure") state.phase = "measuring";
+      if (phase === "done") stopSide(side);
+      ctx.io.progress.update(state);
+    };
+    return generator.run({ ...loadConfig(spec, ctx), sync: true }, { onPhase });
+  });
+  const failedEarly = Promise.race(
+    runs.map((run) =>
+      run.then(
+        () => new Promise<void>(() => {}),
+        () => undefined,
       ),
-    );
-    await Promise.race([allReady, failedEarly]);
-    if (ready === sides.length) await Promise.all(sides.map((side) => startSide(side, ctx.duet)));
-    for (const generator of ctx.duet.loadGenerators) generator.go();
-    const outcomes = await Promise.allSettled(runs);
-    outcomes.forEach((outcome, i) => {
-      const side = sides[i] as Side;
-      if (outcome.status === "rejected") {
-        side.cell.failure = serverGone(side.target, side.cell) ?? oneLine((outcome.reason as Error).message);
-        return;
-      }
-      const run = outcome.value;
-      side.cell.outcome = run.outcome;
-      side.cell.loadGenerator = { cpuCores: run.cpuCores, saturated: run.cpuCores >= LOADGEN_SATURATION };
-      recordGroup(side, run.outcome.completed);
-      judge(side.cell, plan.durationS, ctx.options.smoke);
-      const gone = serverGone(side.target, side.cell);
-      if (gone) side.cell.failure = gone;
-    });
-  } finally {
-    clearInterval(ticker);
-    for (const side of sides) {
-      side.target.group?.releaseAdopted();
-      // Back on every core: the backends are PostgreSQL's again, and the next pair pins the servers itself.
-      const pid = side.target.process?.pid;
-      if (side.cpu) unpin([...side.backends, ...(pid ? processTree(pid) : [])]);
-    }
+    ),
+  );
+  await Promise.race([allReady, failedEarly]);
+  if (ready === sides.length) await Promise.all(sides.map((side) => startSide(side, ctx.duet)));
+  for (const generator of ctx.duet.loadGenerators) generator.go();
+  return Promise.allSettled(runs);
+}
+
+/** A side's cell from its load generator's run: its outcome and figures, judged; or why it failed. */
+function recordOutcome(
+  side: Side,
+  outcome: PromiseSettledResult<Awaited<SideRun>>,
+  plan: ScenarioPlan,
+  ctx: DuetRunContext,
+) {
+  if (outcome.status === "rejected") {
+    side.cell.failure = serverGone(side.target, side.cell) ?? oneLine((outcome.reason as Error).message);
+    return;
   }
-  return finish(cells, started);
+  const run = outcome.value;
+  side.cell.outcome = run.outcome;
+  side.cell.loadGenerator = { cpuCores: run.cpuCores, saturated: run.cpuCores >= LOADGEN_SATURATION };
+  recordGroup(side, run.outcome.completed);
+  judge(side.cell, plan.durationS, ctx.options.smoke);
+  markGone(side);
+}
+
+/** Back on every core: the backends are PostgreSQL's again, and the next pair pins the servers itself. */
+function releaseSides(sides: Side[]) {
+  for (const side of sides) {
+    side.target.group?.releaseAdopted();
+    const pid = side.target.process?.pid;
+    if (side.cpu) unpin([...side.backends, ...(pid ? processTree(pid) : [])]);
+  }
 }
 
 let cores: string[] | undefined;

@@ -2,8 +2,9 @@
 // round, until every headline ratio's 95% interval is within ±precision (after at least `repeats` rounds, at
 // most `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is
 // run again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded.
-import { type CellResult, countedCells, headlineOf, ratiosTo } from "../results.ts";
-import type { ScenarioName } from "../scenarios.ts";
+import { countedCells, headlineOf, ratiosTo } from "../analysis/ratios.ts";
+import type { CellResult } from "../results/schema.ts";
+import type { ScenarioName } from "../scenarios/catalog.ts";
 import { type CellSpec, type CellState, measureCell } from "./cell.ts";
 import { measurePair } from "./duet.ts";
 import { freshProcess, parkProcess } from "./restart.ts";

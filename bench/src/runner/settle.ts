@@ -1,8 +1,6 @@
-// Before a scenario's first round, every target is loaded for --settle seconds, its answers not counted: a server's
-// JIT reaches its top tier and its heap its working size over the first seconds (or tens of seconds) of load, and
-// the precision study saw a scenario's first rounds cost up to twice the CPU per request of its last ones without
-// this. The per-cell warm-up then only has to bring back a server that idled while others were measured. In duet
-// two targets settle at a time, one per load generator, each under its own quota.
+// Before a scenario's first round every target is loaded for --settle seconds, uncounted: JIT and heap settle over
+// the first seconds of load, and without it first rounds cost up to twice the CPU per request of the last
+// (bench/results/precision-study/README.md). In duet two targets settle at a time, one per load generator.
 import type { LoadGenerator } from "../load/generator.ts";
 import { type CellSpec, loadConfig } from "./cell.ts";
 import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
@@ -20,9 +18,8 @@ export async function settleTargets(
   if (settleS <= 0 || runnable.length === 0) return;
   const generators: LoadGenerator[] = ctx.duet ? [...ctx.duet.loadGenerators] : [ctx.loadGenerator];
   const queue = [...runnable];
-  ctx.io.log(
-    `${plan.name}: settling ${runnable.length} server(s) for ${settleS} s each${generators.length > 1 ? `, ${generators.length} at a time` : ""}`,
-  );
+  const atOnce = generators.length > 1 ? `, ${generators.length} at a time` : "";
+  ctx.io.log(`${plan.name}: settling ${runnable.length} server(s) for ${settleS} s each${atOnce}`);
   await Promise.all(
     generators.map(async (generator) => {
       for (let target = queue.shift(); target; target = queue.shift()) {

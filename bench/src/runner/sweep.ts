@@ -1,6 +1,6 @@
 // Latency against offered load (--rate list or ramp): at each rate in turn, one fixed-rate cell per target (the
 // targets interleaved, their order rotating per step), latency counted from each request's scheduled send time.
-import type { CellResult } from "../results.ts";
+import type { CellResult } from "../results/schema.ts";
 import { measureCell } from "./cell.ts";
 import { finishState, rotated, type ScenarioPlan, startState } from "./repeats.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
@@ -9,9 +9,8 @@ import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 export const KEEPS_UP = 0.95;
 
 /**
- * The rate a fixed-rate cell was answered at: responses over the scheduled window, the run's end less one typical
- * response time (the run ends when the last request is answered, which takes that long even when the server keeps
- * up: on a short run, responses ÷ wall time alone would call a server that kept up slow).
+ * The rate a fixed-rate cell was answered at: responses over the run less one typical response time (the last answer
+ * takes that long even when the server keeps up: on a short run, responses ÷ wall time would call it slow).
  */
 export function achievedRate(cell: CellResult): number {
   const o = cell.outcome;

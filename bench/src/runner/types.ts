@@ -4,7 +4,7 @@ import type { LimitGroup } from "../limits.ts";
 import type { LoadGenerator } from "../load/generator.ts";
 import type { ProfileKind, Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
-import type { Pools, ScenarioName } from "../scenarios.ts";
+import type { Pools, ScenarioName } from "../scenarios/catalog.ts";
 
 export interface RunIo {
   progress: Progress;
@@ -56,7 +56,7 @@ export interface CellCounter {
   seconds?: number;
 }
 
-/** The run's options a scenario needs (options.ts's BenchOptions has them all; see there what each means). */
+/** The run's options a scenario needs (options/types.ts's BenchOptions has them all; see there what each means). */
 export interface RunOptions {
   connections: number[];
   repeats: number;

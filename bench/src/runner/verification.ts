@@ -1,8 +1,8 @@
 // Before a scenario is measured on a target, a sample of its requests is checked against the contract; a target
 // that fails is reported (with its server's last output) and never measured.
 
-import type { VerificationRecord } from "../results.ts";
-import { type ScenarioName, scenarios } from "../scenarios.ts";
+import type { VerificationRecord } from "../results/schema.ts";
+import { type ScenarioName, scenarios } from "../scenarios/catalog.ts";
 import { verifyScenario } from "../verify.ts";
 import { restock } from "./database.ts";
 import { parkProcess } from "./restart.ts";

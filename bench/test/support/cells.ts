@@ -1,7 +1,7 @@
 // A measured cell made up for the tests that check summaries, reports and comparisons on known figures: `rps`
 // requests/s over a 5 s run, one core busy (so CPU per request is its inverse), no error; `overrides` for the rest.
-import type { CellResult, Results } from "../../src/results.ts";
-import type { ScenarioName } from "../../src/scenarios.ts";
+import type { CellResult, Results } from "../../src/results/schema.ts";
+import type { ScenarioName } from "../../src/scenarios/catalog.ts";
 
 export function fakeCell(
   scenario: ScenarioName,

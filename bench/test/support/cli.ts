@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Results } from "../../src/results.ts";
+import type { Results } from "../../src/results/schema.ts";
 
 export const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 

@@ -1,13 +1,10 @@
-// The scenarios: what each one sends, what a correct answer to each request is, and which baseline it is
-// compared to. The same definitions feed verification (in the harness) and load (in the load-generator
-// process), so that what is verified is exactly what is measured. The types are in scenarios/types.ts, the
-// request builders in scenarios/requests.ts, the crud-mix cycle's checks in scenarios/crud-mix.ts; the seeded
-// random source and the crud-mix cycle itself are the harness's (@api-ref/harness).
+// The scenarios: what each sends, what a correct answer to each request is, and which baseline it is compared to;
+// verification and load read the same definitions (types, request builders, crud-mix checks: the files beside it).
 import { randomUUID } from "node:crypto";
 import { EchoResponse, Health, LoginResponse, RegisterResponse } from "@api-ref/contract";
 import { fixtureUsers } from "@api-ref/db/fixtures";
 import { bearerCache } from "@api-ref/harness";
-import { crudMixSteps } from "./scenarios/crud-mix.ts";
+import { crudMixSteps } from "./crud-mix.ts";
 import {
   createOrder,
   deepEqual,
@@ -22,12 +19,12 @@ import {
   sendJson,
   signedIn,
   times,
-} from "./scenarios/requests.ts";
-import type { BenchRequest, Plan, Scenario, ScenarioName, Step } from "./scenarios/types.ts";
+} from "./requests.ts";
+import type { BenchRequest, Plan, Scenario, ScenarioName, Step } from "./types.ts";
 
 export { createRng } from "@api-ref/harness";
-export { echoDocument } from "./scenarios/requests.ts";
-export * from "./scenarios/types.ts";
+export { echoDocument } from "./requests.ts";
+export * from "./types.ts";
 
 /** The connection counts a scenario really runs at: the requested ones, capped by its maxConnections. */
 export function connectionsFor(scenario: Pick<Scenario, "maxConnections">, requested: readonly number[]): number[] {

@@ -1,14 +1,8 @@
-// What the bench runs: the registered implementations (packages/harness) and the no-framework baselines (a raw
-// server per runtime, bench/baselines/), built and started exactly as in production, each on its own copy of the
-// seeded database.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+// The no-framework baselines every ratio is taken to (a raw server per runtime, bench/baselines/), their A/A twins,
+// and which of them (with the implementations) each scenario measures.
 import { type Implementation, REPO_ROOT, type Runtime, runtimeBinary } from "@api-ref/harness";
-import { type ScenarioKind, type ScenarioName, scenarios } from "./scenarios.ts";
-
-/** How a Node implementation in core's sql data-access mode is named: `NAME[sql]`. */
-export const SQL_SUFFIX = "[sql]";
-export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
+import { type ScenarioKind, type ScenarioName, scenarios } from "./scenarios/catalog.ts";
+import { inSqlMode, SQL_SUFFIX, withSqlDataAccess } from "./sql-mode.ts";
 
 export interface Baseline extends Implementation {
   baselineFor: ScenarioKind;
@@ -158,26 +152,6 @@ export const TWINS: readonly Baseline[] = BASELINES.filter((b) => b.layer === "l
 );
 
 /**
- * An implementation in core's `sql` data-access mode (DATA_ACCESS=sql: the hot routes through Prisma's raw-SQL
- * path), measured as a row of its own named `NAME[sql]`. Its data-access baseline is node-http-prisma[sql].
- */
-export function withSqlDataAccess<T extends Implementation>(impl: T): T {
-  return {
-    ...impl,
-    name: `${impl.name}${SQL_SUFFIX}`,
-    variant: `${impl.variant}, DATA_ACCESS=sql`,
-    start: { ...impl.start, env: { ...impl.start.env, DATA_ACCESS: "sql" } },
-  };
-}
-
-/** `--impl` names: a registered implementation, or one in sql mode (`NAME[sql]`, Node implementations only). */
-export function implementationNamed(registry: readonly Implementation[], name: string): Implementation | undefined {
-  const base = registry.find((i) => i.name === (inSqlMode(name) ? name.slice(0, -SQL_SUFFIX.length) : name));
-  if (!base || !inSqlMode(name)) return base;
-  return base.language === "typescript" ? withSqlDataAccess(base) : undefined;
-}
-
-/**
  * The reference baseline of a kind of scenario, Node's limit (node-http, node-http-pg): every row's ratio to it is
  * in results.json's `rpsRatio`/`cpuRatio`, and its A/A twin gives the run's resolving power.
  */
@@ -251,49 +225,6 @@ export function unavailableBaselines(
       reason: b.unavailable as string,
     }));
 }
-
-/** The same implementation, started through `taskset -c <cpus>` so that it and every thread it makes stay there. */
-export function pinned(impl: Implementation, cpus: string | undefined): Implementation {
-  if (!cpus) return impl;
-  return {
-    ...impl,
-    start: { ...impl.start, command: "taskset", args: ["-c", cpus, impl.start.command, ...impl.start.args] },
-  };
-}
-
-function installedVersion(fromDir: string, dep: string): string | undefined {
-  for (let dir = fromDir; ; dir = dirname(dir)) {
-    const file = join(dir, "node_modules", dep, "package.json");
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-/**
- * The installed version of every direct dependency of an app directory, by name: from package.json and
- * node_modules for Node apps, from the exact pins of requirements.txt for Python apps.
- */
-export function dependencyVersions(dir: string): Record<string, string> {
-  const manifest = join(dir, "package.json");
-  const requirements = join(dir, "requirements.txt");
-  if (!existsSync(manifest) && existsSync(requirements)) {
-    const pins: Record<string, string> = {};
-    for (const line of readFileSync(requirements, "utf8").split("\n")) {
-      const match = /^\s*([A-Za-z0-9_.-]+)\s*==\s*([^\s;#]+)/.exec(line);
-      if (match?.[1] && match[2]) pins[match[1]] = match[2];
-    }
-    return pins;
-  }
-  if (!existsSync(manifest)) return {};
-  const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> };
-  const versions: Record<string, string> = {};
-  for (const [dep, spec] of Object.entries(pkg.dependencies ?? {})) {
-    versions[dep] = spec.startsWith("workspace:") ? "workspace" : (installedVersion(dir, dep) ?? spec);
-  }
-  return versions;
-}
-
-export const implDir = (impl: Implementation) => join(REPO_ROOT, impl.dir);
 
 /**
  * The targets a scenario runs on: the implementations, the reference baseline of its kind (Node's), each other

