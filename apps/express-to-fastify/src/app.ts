@@ -16,6 +16,7 @@
 
 import type { AppConfig, DataAccess } from "@api-ref/core";
 import { appPlugins, serverOptions } from "@api-ref/fastify/app";
+import { methodNotAllowed } from "@api-ref/fastify/edges/strict-paths";
 import auth from "@api-ref/fastify/plugins/app/auth";
 import { metaRoutes } from "@api-ref/fastify/routes/meta";
 import { productRoutes } from "@api-ref/fastify/routes/products";
@@ -52,7 +53,9 @@ export const app = fp<AppOptions & { logger: Logger }>(
     // run by the routes that list them, so the Express paths keep their own middleware until they move.
     await fastify.register(auth);
     await fastify.register(metaRoutes);
-    await fastify.register(productRoutes);
+    await fastify.register(productRoutes, { prefix: "/products" });
+    // The 405s of the paths Fastify serves (apps/fastify's edges); the Express paths' go to its not-found handler.
+    await fastify.register(methodNotAllowed);
   },
   { name: "api", fastify: "5.x" },
 );

@@ -5,7 +5,7 @@
 // 404, one close.
 import type { AddressInfo } from "node:net";
 import { methodsByPath } from "@api-ref/contract";
-import { describeMixedSeams, expressPaths, problemOf, sendTo } from "@api-ref/contract/mixed-state";
+import { describeMixedSeams, problemOf, sendTo } from "@api-ref/contract/mixed-state";
 import type { DataAccess } from "@api-ref/core";
 import { createFakeDataAccess, FAKE_AUTH } from "@api-ref/core/testing";
 import { pino } from "pino";
@@ -35,13 +35,37 @@ afterAll(async () => {
 
 const send = sendTo(() => base);
 
+type Layer = { match(path: string): false | { path: string }; route?: unknown; handle: { stack?: Layer[] } };
+
+/**
+ * The contract paths the Express sub-app's routers serve, and whether each route of theirs is one. The routers are
+ * mounted at a prefix (`app.use("/users", …)`) and their routes are relative, so each path is matched through them.
+ */
+function expressPaths(app: { router: { stack: Layer[] } }) {
+  const routes = app.router.stack.flatMap((mount) => (mount.handle.stack ?? []).filter((layer) => layer.route));
+  const matched = new Set<Layer>();
+  const paths = [...methodsByPath.keys()].filter((template) => {
+    const path = template.replace(/:\w+/g, "x");
+    return app.router.stack.some((mount) => {
+      const mounted = mount.handle.stack && mount.match(path);
+      if (!mounted) return false;
+      const rest = path.slice(mounted.path.length) || "/";
+      const route = mount.handle.stack?.find((layer) => layer.route && layer.match(rest));
+      if (route) matched.add(route);
+      return route !== undefined;
+    });
+  });
+  return { paths, everyRouteIsTheContracts: routes.every((route) => matched.has(route)) };
+}
+
 describe("where each path lives", () => {
   it("every path of the contract is served by exactly one world", () => {
     // Express runs first (in onRequest): a path left in an Express router shadows its new Fastify route, and a
     // path in neither is a 404. Run this after each moved resource.
-    const express = new Set(
-      expressPaths(expressRouters({} as DataAccess, pino({ level: "silent" }), { authRateLimit: 1 }).router),
+    const { paths, everyRouteIsTheContracts } = expressPaths(
+      expressRouters({} as DataAccess, pino({ level: "silent" }), { authRateLimit: 1 }) as never,
     );
+    const express = new Set(paths);
     for (const [path, methods] of methodsByPath) {
       const native = methods.some((method) => app.hasRoute({ method, url: path }));
       expect({ path, native, express: express.has(path) }).toEqual({
@@ -50,7 +74,7 @@ describe("where each path lives", () => {
         express: !native,
       });
     }
-    expect([...express].every((path) => methodsByPath.has(path))).toBe(true);
+    expect(everyRouteIsTheContracts).toBe(true);
   });
 });
 

@@ -2,10 +2,11 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import express from "express";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { notFound, problemHandler } from "./middleware/errors.ts";
+import { problemHandler } from "./edges/problems.ts";
+import { securityHeaders } from "./edges/security-headers.ts";
+import { notFound, strictPaths } from "./edges/strict-paths.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
-import { securityHeaders } from "./middleware/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -20,7 +21,11 @@ export interface AppOptions {
   authRateLimit: number;
 }
 
-/** Wires the API on Express: app settings, cross-cutting middleware, one router per resource, then errors. */
+/**
+ * Wires the API on Express: settings, app-wide middleware, one router per resource mounted at its prefix, then the
+ * 404/405 and the error handler. The contract's edges (strict paths, JSON bodies, problems, security headers) are
+ * in edges/.
+ */
 export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
@@ -45,12 +50,13 @@ export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOpti
       }),
     );
   }
+  app.use(strictPaths);
 
   app.use(metaRoutes(dataAccess, metrics));
-  app.use(userRoutes(dataAccess));
-  app.use(productRoutes(dataAccess));
-  app.use(orderRoutes(dataAccess));
-  app.use(authRoutes(dataAccess, { authRateLimit }));
+  app.use("/users", userRoutes(dataAccess));
+  app.use("/products", productRoutes(dataAccess));
+  app.use("/orders", orderRoutes(dataAccess));
+  app.use("/auth", authRoutes(dataAccess, { authRateLimit }));
 
   app.use(notFound);
   app.use(problemHandler(logger));

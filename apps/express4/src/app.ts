@@ -1,9 +1,10 @@
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
-// The middleware Express 4 and 5 run alike, imported unchanged from apps/express.
-import { notFound, problemHandler } from "@api-ref/express/middleware/errors";
+// The middleware and edges Express 4 and 5 run alike, imported unchanged from apps/express.
+import { problemHandler } from "@api-ref/express/edges/problems";
+import { securityHeaders } from "@api-ref/express/edges/security-headers";
+import { notFound, strictPaths } from "@api-ref/express/edges/strict-paths";
 import { recordMetrics } from "@api-ref/express/middleware/metrics";
 import { requestId } from "@api-ref/express/middleware/request-id";
-import { securityHeaders } from "@api-ref/express/middleware/security-headers";
 import express from "express4";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
@@ -22,8 +23,8 @@ export interface AppOptions {
 }
 
 /**
- * Wires the API on Express 4, as apps/express does on Express 5: app settings, cross-cutting middleware, one router
- * per resource, then errors.
+ * Wires the API on Express 4, as apps/express does on Express 5: settings, app-wide middleware, one router per
+ * resource mounted at its prefix, then the 404/405 and the error handler (apps/express's edges/).
  */
 export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOptions) {
   const app = express();
@@ -50,12 +51,13 @@ export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOpti
       }),
     );
   }
+  app.use(strictPaths);
 
   app.use(metaRoutes(dataAccess, metrics));
-  app.use(userRoutes(dataAccess));
-  app.use(productRoutes(dataAccess));
-  app.use(orderRoutes(dataAccess));
-  app.use(authRoutes(dataAccess, { authRateLimit }));
+  app.use("/users", userRoutes(dataAccess));
+  app.use("/products", productRoutes(dataAccess));
+  app.use("/orders", orderRoutes(dataAccess));
+  app.use("/auth", authRoutes(dataAccess, { authRateLimit }));
 
   app.use(notFound);
   app.use(problemHandler(logger));

@@ -1,6 +1,7 @@
-// The application is a plugin: `app` wires the plugins, the error and not-found handlers and one route plugin
-// per resource onto whatever Fastify instance registers it. `buildApp()` creates that instance with the server
-// options a plugin cannot set (logger, request ids, router, body limit) and registers the app on it.
+// The application is a plugin: `app` wires the plugins and one route plugin per resource, each at its prefix, onto
+// whatever Fastify instance registers it. `buildApp()` creates that instance with the server options a plugin cannot
+// set (logger, request ids, router, body limit) and registers the app on it. The contract's edges (strict paths,
+// JSON bodies, problems, security headers) are plugins and handlers in edges/.
 
 import type { IncomingMessage } from "node:http";
 import {
@@ -14,15 +15,15 @@ import {
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";
-import { badUrlHandler, notFoundHandler, problemHandler } from "./errors.ts";
+import jsonBody from "./edges/json-body.ts";
+import { problemHandler } from "./edges/problems.ts";
+import securityHeaders from "./edges/security-headers.ts";
+import strictPaths, { badUrlHandler, methodNotAllowed, notFoundHandler } from "./edges/strict-paths.ts";
 import { compilersFor, type SchemaMode } from "./modes/index.ts";
 import auth from "./plugins/app/auth.ts";
-import jsonBody from "./plugins/app/json-body.ts";
 import metrics, { type MetricsOptions } from "./plugins/app/metrics.ts";
 import requestId from "./plugins/app/request-id.ts";
-import strictPaths from "./plugins/app/strict-paths.ts";
 import dataAccess from "./plugins/external/data-access.ts";
-import helmet from "./plugins/external/helmet.ts";
 import rateLimit from "./plugins/external/rate-limit.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
@@ -54,7 +55,7 @@ export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & Metrics
       dataAccessMode: config.dataAccessMode,
       dataAccess: given,
     });
-    await fastify.register(helmet);
+    await fastify.register(securityHeaders);
     await fastify.register(requestId);
     await fastify.register(metrics, metricsOptions);
     await fastify.register(jsonBody);
@@ -82,10 +83,12 @@ export const app = fp<AppOptions>(
     await fastify.register(rateLimit);
 
     await fastify.register(metaRoutes);
-    await fastify.register(userRoutes);
-    await fastify.register(productRoutes);
-    await fastify.register(orderRoutes);
-    await fastify.register(authRoutes, { authRateLimit: config.authRateLimit });
+    await fastify.register(userRoutes, { prefix: "/users" });
+    await fastify.register(productRoutes, { prefix: "/products" });
+    await fastify.register(orderRoutes, { prefix: "/orders" });
+    await fastify.register(authRoutes, { prefix: "/auth", authRateLimit: config.authRateLimit });
+    // Last: the 405s of the paths registered above.
+    await fastify.register(methodNotAllowed);
   },
   { name: "api", fastify: "5.x" },
 );

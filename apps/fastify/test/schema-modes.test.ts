@@ -29,10 +29,10 @@ import Fastify, { type InjectOptions } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { routerOptions } from "../src/app.ts";
-import { problemHandler } from "../src/errors.ts";
+import jsonBody from "../src/edges/json-body.ts";
+import { problemHandler } from "../src/edges/problems.ts";
 import { compilersFor, SCHEMA_MODES, type SchemaMode } from "../src/modes/index.ts";
 import { isExactInJsonSchema } from "../src/modes/json-schema.ts";
-import jsonBody from "../src/plugins/app/json-body.ts";
 
 describe("which request parts the JSON-Schema mode gives to Ajv", () => {
   // A part goes to Ajv when its JSON Schema says everything its Zod schema checks; the rest stay with Zod.

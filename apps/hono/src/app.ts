@@ -2,14 +2,14 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
 import type { GetConnInfo } from "hono/conninfo";
 import type { Logger } from "pino";
+import { jsonCharset } from "./edges/json-charset.ts";
+import { problemHandler } from "./edges/problems.ts";
+import { securityHeaders } from "./edges/security-headers.ts";
+import { notFound, pathAsSent } from "./edges/strict-paths.ts";
 import type { AppEnv } from "./env.ts";
-import { notFound, problemHandler } from "./middleware/errors.ts";
-import { jsonCharset } from "./middleware/json-charset.ts";
 import { requestLogger } from "./middleware/logger.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
-import { securityHeaders } from "./middleware/security-headers.ts";
-import { pathAsSent } from "./paths.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -33,14 +33,14 @@ export interface AppOptions {
 }
 
 /**
- * Wires the API on Hono: the app-wide middleware (outermost first: the security headers and the request id, so every
- * response has them; metrics, so they see the final status; logging; the JSON charset), an app per resource mounted
- * with `app.route()`, and the two handlers every problem goes through, `app.onError` and `app.notFound`.
+ * Wires the API on Hono: app-wide middleware, an app per resource mounted with `app.route()`, and the handlers every
+ * problem goes through. The contract's edges (strict paths, JSON bodies, problems, security headers) are in edges/.
  */
 export function buildApp({ dataAccess, metrics, logger, authRateLimit, getConnInfo }: AppOptions) {
   // `strict: true` (Hono's default, stated): `/users/` is another path than `/users` (404).
   const app = new Hono<AppEnv>({ strict: true, getPath: pathAsSent });
 
+  // Outermost first: every response gets the security headers and the request id; metrics see the final status.
   app.use(securityHeaders);
   app.use(requestId);
   app.use(recordMetrics(metrics));

@@ -5,7 +5,7 @@ import { httpServerOptions } from "@api-ref/core";
 import { serveNodeApp } from "@api-ref/core/serve";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { buildApp, FRAMEWORK } from "./app.ts";
-import { createNodeServer } from "./paths.ts";
+import { createNodeServer } from "./edges/strict-paths.ts";
 
 // A plain node:http server around Hono's `fetch` (`serve()`, written out: see `createNodeServer`), given the
 // contract's limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).

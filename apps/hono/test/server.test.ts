@@ -9,7 +9,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { createNodeServer } from "../src/paths.ts";
+import { createNodeServer } from "../src/edges/strict-paths.ts";
 
 const dataAccess = createFakeDataAccess();
 /** The rate limit of register and login: small, reached only by the tests about it. */

@@ -2,10 +2,11 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { problemHandler } from "./middleware/errors.ts";
+import { problemHandler } from "./edges/problems.ts";
+import { securityHeaders } from "./edges/security-headers.ts";
+import { strictPaths } from "./edges/strict-paths.ts";
 import { recordMetrics } from "./middleware/metrics.ts";
 import { requestId } from "./middleware/request-id.ts";
-import { securityHeaders } from "./middleware/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -24,13 +25,13 @@ export interface AppOptions {
 }
 
 /**
- * Wires the API on Koa. Middleware runs as an onion, outermost first: the security headers and the request id (so
- * every response has them), metrics (so they see the final status), logging, the one error middleware, then one
- * router per resource.
+ * Wires the API on Koa: middleware as an onion, outermost first, then one router per resource with its prefix. The
+ * contract's edges (strict paths, JSON bodies, problems, security headers) are in edges/.
  */
 export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOptions) {
   const app = new Koa();
 
+  // Every response gets the security headers and the request id; metrics see the final status.
   app.use(securityHeaders);
   app.use(requestId);
   app.use(recordMetrics(metrics));
@@ -48,15 +49,12 @@ export function buildApp({ dataAccess, metrics, logger, authRateLimit }: AppOpti
     });
   }
   app.use(problemHandler(logger));
+  app.use(strictPaths);
 
-  for (const router of [
-    metaRoutes(dataAccess, metrics),
-    userRoutes(dataAccess),
-    productRoutes(dataAccess),
-    orderRoutes(dataAccess),
-    authRoutes(dataAccess, authRateLimit),
-  ]) {
-    app.use(router.routes());
-  }
+  app.use(metaRoutes(dataAccess, metrics).routes());
+  app.use(userRoutes(dataAccess).prefix("/users").routes());
+  app.use(productRoutes(dataAccess).prefix("/products").routes());
+  app.use(orderRoutes(dataAccess).prefix("/orders").routes());
+  app.use(authRoutes(dataAccess, authRateLimit).prefix("/auth").routes());
   return app;
 }

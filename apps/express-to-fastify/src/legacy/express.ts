@@ -4,7 +4,9 @@
 import type { DataAccess } from "@api-ref/core";
 // The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
-import { problemHandler } from "@api-ref/express/middleware/errors";
+import { problemHandler } from "@api-ref/express/edges/problems";
+import { strictPaths } from "@api-ref/express/edges/strict-paths";
+import { routeTemplate } from "@api-ref/express/middleware/metrics";
 import { authRoutes } from "@api-ref/express/routes/auth";
 import { orderRoutes } from "@api-ref/express/routes/orders";
 import { userRoutes } from "@api-ref/express/routes/users";
@@ -59,20 +61,26 @@ export function expressRouters(
   app.set("query parser", "simple");
   app.use(restoreOriginalUrl);
   // Not apps/express's `securityHeaders` (helmet): Fastify's @fastify/helmet owns the security headers of every
-  // response, these routers' included. Its onRequest hooks (apps/fastify's plugins/external/helmet.ts, in
+  // response, these routers' included. Its onRequest hooks (apps/fastify's edges/security-headers.ts, in
   // appPlugins) run before this sub-app and write them on the raw response Express answers on; Fastify needs them
   // anyway for what only it answers (native routes, the 404, a path it cannot decode). Express's helmet here would
   // write the same headers a second time on every request: two configurations to keep equal, the later one
   // silently winning. They are cross-cutting, like the request id: one owner, the server's.
 
-  // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), with its
-  // own `authenticate`/`requireAdmin` middleware per route (apps/express's middleware/auth.ts), and calls next()
-  // for any other path: Fastify then routes the request itself. Register and login bring their express-rate-limit
-  // limiter (apps/express's middleware/rate-limit.ts): it moves with the routes, to @fastify/rate-limit.
-  app.use(userRoutes(dataAccess));
-  app.use(orderRoutes(dataAccess));
-  app.use(authRoutes(dataAccess, { authRateLimit }));
-  // Moved to Fastify (apps/fastify's src/routes/products.ts, registered in app.ts): app.use(productRoutes(dataAccess));
+  // apps/express's strict paths: Express's router would answer OPTIONS itself (Fastify's strict paths answer any
+  // path that is no contract path before this sub-app runs).
+  app.use(strictPaths);
+
+  // Still on Express, each router at its prefix as in apps/express, with its own `authenticate`/`requireAdmin`
+  // middleware per route (apps/express's middleware/auth.ts). Any other request, another method on these paths
+  // included, goes on to Fastify, whose not-found handler answers the 404 or 405. Register and login bring their
+  // express-rate-limit limiter (apps/express's middleware/rate-limit.ts): it moves with the routes, to
+  // @fastify/rate-limit.
+  app.use("/users", userRoutes(dataAccess));
+  app.use("/orders", orderRoutes(dataAccess));
+  app.use("/auth", authRoutes(dataAccess, { authRateLimit }));
+  // Moved to Fastify (apps/fastify's src/routes/products.ts, registered in app.ts):
+  // app.use("/products", productRoutes(dataAccess));
 
   // No catch-all 404 here: it would answer every path Fastify serves, since Express runs first. Errors raised in
   // the routers must stop here, in Express's own error middleware. Past it they would reach Fastify's error handler,
@@ -82,11 +90,10 @@ export function expressRouters(
 }
 
 /**
- * The template of the Express route that answered, if one did (`req.route.path`, which Express's router sets on
- * the raw request it matched): the `route` label of its metrics, where a Fastify route would give its own.
+ * The template of the Express route that answered, if one did (apps/express's `routeTemplate`, from the route
+ * Express's router set on the raw request): the `route` label of its metrics, where a Fastify route gives its own.
  */
-export const expressRoute = (request: FastifyRequest) =>
-  (request.raw as Partial<Request>).route?.path as string | undefined;
+export const expressRoute = (request: FastifyRequest) => routeTemplate(request.raw as Request);
 
 /** Mounts the Express routers in front of Fastify's router: @fastify/express runs them in an `onRequest` hook. */
 export default fp<ExpressRoutersOptions>(
@@ -95,5 +102,5 @@ export default fp<ExpressRoutersOptions>(
     await fastify.register(fastifyExpress);
     fastify.use(expressRouters(fastify.dataAccess, logger, { authRateLimit }));
   },
-  { name: "express-routers", dependencies: ["data-access", "helmet", "request-id"] },
+  { name: "express-routers", dependencies: ["data-access", "security-headers", "request-id"] },
 );

@@ -1,19 +1,11 @@
-import { methodNotAllowedProblem, PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
+import { PROBLEM_CONTENT_TYPE, ProblemError, undecodable } from "@api-ref/contract";
 import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
-import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
 function sendProblem(res: Response, error: ProblemError) {
   res.status(error.status).set(error.headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toJSON()));
 }
-
-/** `router.route(path)….all(methodNotAllowed(path))`: 405 with the contract's `allow` for that path. */
-export const methodNotAllowed =
-  (path: string): RequestHandler =>
-  (req, _res, next) =>
-    next(methodNotAllowedProblem(req.method, path));
-
-export const notFound: RequestHandler = (req, _res, next) => next(problem("notFound", `Nothing lives at ${req.path}.`));
 
 /** The one error handler: every error leaves as problem+json; stack traces and internals never do. */
 export const problemHandler =

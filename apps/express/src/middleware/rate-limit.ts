@@ -23,9 +23,13 @@ export const authRateLimit = (limit: number) =>
       const secondsLeft = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : AUTH_RATE_WINDOW_SECONDS;
       const retryAfter = Math.max(1, secondsLeft);
       next(
-        problem("tooManyRequests", `Too many requests to ${req.path} from this address; retry in ${retryAfter} s.`, {
-          headers: { "retry-after": String(retryAfter) },
-        }),
+        problem(
+          "tooManyRequests",
+          `Too many requests to ${req.baseUrl}${req.path} from this address; retry in ${retryAfter} s.`,
+          {
+            headers: { "retry-after": String(retryAfter) },
+          },
+        ),
       );
     },
   });

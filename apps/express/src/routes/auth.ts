@@ -1,9 +1,8 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { type RequestHandler, Router } from "express";
+import { jsonBody } from "../edges/json-body.ts";
 import { authenticate } from "../middleware/auth.ts";
-import { methodNotAllowed } from "../middleware/errors.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { authRateLimit } from "../middleware/rate-limit.ts";
 import { validate } from "../middleware/validate.ts";
 
@@ -23,28 +22,21 @@ export function authRoutes({ auth }: DataAccess, { authRateLimit: limit }: AuthR
   const rateLimited = (): RequestHandler => authRateLimit(limit);
 
   router
-    .route("/auth/register")
+    .route("/register")
     .post(rateLimited(), jsonBody, validate({ body: contract.RegisterBody }), async (req, res) => {
       const registered = await auth.register(req.body);
       res.status(201).set(NO_STORE).json(registered);
-    })
-    .all(methodNotAllowed("/auth/register"));
+    });
 
-  router
-    .route("/auth/login")
-    .post(rateLimited(), jsonBody, validate({ body: contract.LoginBody }), async (req, res) => {
-      const token = await auth.login(req.body);
-      res.set(NO_STORE).json(token);
-    })
-    .all(methodNotAllowed("/auth/login"));
+  router.route("/login").post(rateLimited(), jsonBody, validate({ body: contract.LoginBody }), async (req, res) => {
+    const token = await auth.login(req.body);
+    res.set(NO_STORE).json(token);
+  });
 
-  router
-    .route("/auth/me")
-    .get(signedIn, async (_req, res) => {
-      const user = await auth.me(res.locals.principal);
-      res.set(NO_STORE).json(user);
-    })
-    .all(methodNotAllowed("/auth/me"));
+  router.route("/me").get(signedIn, async (_req, res) => {
+    const user = await auth.me(res.locals.principal);
+    res.set(NO_STORE).json(user);
+  });
 
   return router;
 }

@@ -1,9 +1,8 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
+import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
-import { methodNotAllowed } from "../middleware/errors.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
 export function orderRoutes({ orders, auth }: DataAccess) {
@@ -13,7 +12,7 @@ export function orderRoutes({ orders, auth }: DataAccess) {
   // A customer reaches only their own orders (core's queries hold the condition: another's is a 404) and may only
   // cancel one (core's 403); deleting is an admin's.
   router
-    .route("/orders")
+    .route("/")
     .get(signedIn, validate({ query: contract.ListOrdersQuery }), async (_req, res) => {
       res.json(await orders.list(res.locals.query, res.locals.principal));
     })
@@ -26,11 +25,10 @@ export function orderRoutes({ orders, auth }: DataAccess) {
         const { order } = await orders.create(req.body, principal, headers["idempotency-key"]);
         res.status(201).location(`/orders/${order.id}`).json(order);
       },
-    )
-    .all(methodNotAllowed("/orders"));
+    );
 
   router
-    .route("/orders/:id")
+    .route("/:id")
     .get(signedIn, validate({ params: contract.IdParams, query: contract.GetOrderQuery }), async (_req, res) => {
       res.json(await orders.get(res.locals.params.id, res.locals.query.include, res.locals.principal));
     })
@@ -45,8 +43,7 @@ export function orderRoutes({ orders, auth }: DataAccess) {
     .delete(signedIn, requireAdmin, validate({ params: contract.IdParams }), async (_req, res) => {
       await orders.remove(res.locals.params.id);
       res.status(204).end();
-    })
-    .all(methodNotAllowed("/orders/:id"));
+    });
 
   return router;
 }

@@ -1,9 +1,8 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
+import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
-import { methodNotAllowed } from "../middleware/errors.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
 export function productRoutes({ products, auth }: DataAccess) {
@@ -12,18 +11,17 @@ export function productRoutes({ products, auth }: DataAccess) {
 
   // Anyone reads products; only admins write them.
   router
-    .route("/products")
+    .route("/")
     .get(validate({ query: contract.ListProductsQuery }), async (_req, res) => {
       res.json(await products.list(res.locals.query));
     })
     .post(signedIn, requireAdmin, jsonBody, validate({ body: contract.CreateProductBody }), async (req, res) => {
       const product = await products.create(req.body);
       res.status(201).location(`/products/${product.id}`).json(product);
-    })
-    .all(methodNotAllowed("/products"));
+    });
 
   router
-    .route("/products/:id")
+    .route("/:id")
     .get(validate({ params: contract.IdParams }), async (_req, res) => {
       res.json(await products.get(res.locals.params.id));
     })
@@ -39,8 +37,7 @@ export function productRoutes({ products, auth }: DataAccess) {
     .delete(signedIn, requireAdmin, validate({ params: contract.IdParams }), async (_req, res) => {
       await products.remove(res.locals.params.id);
       res.status(204).end();
-    })
-    .all(methodNotAllowed("/products/:id"));
+    });
 
   return router;
 }

@@ -1,9 +1,8 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Router } from "express";
+import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
-import { methodNotAllowed } from "../middleware/errors.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
 
 export function userRoutes({ users, auth }: DataAccess) {
@@ -11,19 +10,18 @@ export function userRoutes({ users, auth }: DataAccess) {
   const signedIn = authenticate(auth);
 
   router
-    .route("/users")
+    .route("/")
     .get(signedIn, requireAdmin, validate({ query: contract.ListUsersQuery }), async (_req, res) => {
       res.json(await users.list(res.locals.query));
     })
     .post(signedIn, requireAdmin, jsonBody, validate({ body: contract.CreateUserBody }), async (req, res) => {
       const user = await users.create(req.body);
       res.status(201).location(`/users/${user.id}`).json(user);
-    })
-    .all(methodNotAllowed("/users"));
+    });
 
   // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
   router
-    .route("/users/:id")
+    .route("/:id")
     .get(signedIn, validate({ params: contract.IdParams }), async (_req, res) => {
       res.json(await users.get(res.locals.params.id, res.locals.principal));
     })
@@ -38,8 +36,7 @@ export function userRoutes({ users, auth }: DataAccess) {
     .delete(signedIn, validate({ params: contract.IdParams }), async (_req, res) => {
       await users.remove(res.locals.params.id, res.locals.principal);
       res.status(204).end();
-    })
-    .all(methodNotAllowed("/users/:id"));
+    });
 
   return router;
 }

@@ -1,12 +1,11 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { authenticate } from "@api-ref/express/middleware/auth";
-import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { authRateLimit } from "@api-ref/express/middleware/rate-limit";
 import { validate } from "@api-ref/express/middleware/validate";
 import { type RequestHandler, Router } from "express4";
+import { jsonBody } from "../edges/json-body.ts";
 import { asyncHandler } from "../middleware/async-handler.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 
 // Tokens and the caller's own user are never to be cached (RFC 6749 §5.1); set once the answer is known, so that
 // an error keeps the error handler's headers alone.
@@ -23,42 +22,33 @@ export function authRoutes({ auth }: DataAccess, { authRateLimit: limit }: AuthR
   // A limiter of its own for each route, so that each is counted apart; before jsonBody, so before the body is read.
   const rateLimited = (): RequestHandler => authRateLimit(limit);
 
-  router
-    .route("/auth/register")
-    .post(
-      rateLimited(),
-      jsonBody,
-      validate({ body: contract.RegisterBody }),
-      asyncHandler(async (req, res) => {
-        const registered = await auth.register(req.body);
-        res.status(201).set(NO_STORE).json(registered);
-      }),
-    )
-    .all(methodNotAllowed("/auth/register"));
+  router.route("/register").post(
+    rateLimited(),
+    jsonBody,
+    validate({ body: contract.RegisterBody }),
+    asyncHandler(async (req, res) => {
+      const registered = await auth.register(req.body);
+      res.status(201).set(NO_STORE).json(registered);
+    }),
+  );
 
-  router
-    .route("/auth/login")
-    .post(
-      rateLimited(),
-      jsonBody,
-      validate({ body: contract.LoginBody }),
-      asyncHandler(async (req, res) => {
-        const token = await auth.login(req.body);
-        res.set(NO_STORE).json(token);
-      }),
-    )
-    .all(methodNotAllowed("/auth/login"));
+  router.route("/login").post(
+    rateLimited(),
+    jsonBody,
+    validate({ body: contract.LoginBody }),
+    asyncHandler(async (req, res) => {
+      const token = await auth.login(req.body);
+      res.set(NO_STORE).json(token);
+    }),
+  );
 
-  router
-    .route("/auth/me")
-    .get(
-      signedIn,
-      asyncHandler(async (_req, res) => {
-        const user = await auth.me(res.locals.principal);
-        res.set(NO_STORE).json(user);
-      }),
-    )
-    .all(methodNotAllowed("/auth/me"));
+  router.route("/me").get(
+    signedIn,
+    asyncHandler(async (_req, res) => {
+      const user = await auth.me(res.locals.principal);
+      res.set(NO_STORE).json(user);
+    }),
+  );
 
   return router;
 }

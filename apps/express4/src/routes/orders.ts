@@ -1,11 +1,10 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
-import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
+import { jsonBody } from "../edges/json-body.ts";
 import { asyncHandler } from "../middleware/async-handler.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 
 export function orderRoutes({ orders, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
@@ -14,7 +13,7 @@ export function orderRoutes({ orders, auth }: DataAccess) {
   // A customer reaches only their own orders (core's queries hold the condition: another's is a 404) and may only
   // cancel one (core's 403); deleting is an admin's.
   router
-    .route("/orders")
+    .route("/")
     .get(
       signedIn,
       validate({ query: contract.ListOrdersQuery }),
@@ -31,11 +30,10 @@ export function orderRoutes({ orders, auth }: DataAccess) {
         const { order } = await orders.create(req.body, principal, headers["idempotency-key"]);
         res.status(201).location(`/orders/${order.id}`).json(order);
       }),
-    )
-    .all(methodNotAllowed("/orders"));
+    );
 
   router
-    .route("/orders/:id")
+    .route("/:id")
     .get(
       signedIn,
       validate({ params: contract.IdParams, query: contract.GetOrderQuery }),
@@ -59,8 +57,7 @@ export function orderRoutes({ orders, auth }: DataAccess) {
         await orders.remove(res.locals.params.id);
         res.status(204).end();
       }),
-    )
-    .all(methodNotAllowed("/orders/:id"));
+    );
 
   return router;
 }

@@ -1,11 +1,10 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
-import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
+import { jsonBody } from "../edges/json-body.ts";
 import { asyncHandler } from "../middleware/async-handler.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 
 export function productRoutes({ products, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
@@ -13,7 +12,7 @@ export function productRoutes({ products, auth }: DataAccess) {
 
   // Anyone reads products; only admins write them.
   router
-    .route("/products")
+    .route("/")
     .get(
       validate({ query: contract.ListProductsQuery }),
       asyncHandler(async (_req, res) => {
@@ -29,11 +28,10 @@ export function productRoutes({ products, auth }: DataAccess) {
         const product = await products.create(req.body);
         res.status(201).location(`/products/${product.id}`).json(product);
       }),
-    )
-    .all(methodNotAllowed("/products"));
+    );
 
   router
-    .route("/products/:id")
+    .route("/:id")
     .get(
       validate({ params: contract.IdParams }),
       asyncHandler(async (_req, res) => {
@@ -57,8 +55,7 @@ export function productRoutes({ products, auth }: DataAccess) {
         await products.remove(res.locals.params.id);
         res.status(204).end();
       }),
-    )
-    .all(methodNotAllowed("/products/:id"));
+    );
 
   return router;
 }

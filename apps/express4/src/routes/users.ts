@@ -1,18 +1,17 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
-import { methodNotAllowed } from "@api-ref/express/middleware/errors";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
+import { jsonBody } from "../edges/json-body.ts";
 import { asyncHandler } from "../middleware/async-handler.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 
 export function userRoutes({ users, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
   const signedIn = authenticate(auth);
 
   router
-    .route("/users")
+    .route("/")
     .get(
       signedIn,
       requireAdmin,
@@ -30,12 +29,11 @@ export function userRoutes({ users, auth }: DataAccess) {
         const user = await users.create(req.body);
         res.status(201).location(`/users/${user.id}`).json(user);
       }),
-    )
-    .all(methodNotAllowed("/users"));
+    );
 
   // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
   router
-    .route("/users/:id")
+    .route("/:id")
     .get(
       signedIn,
       validate({ params: contract.IdParams }),
@@ -58,8 +56,7 @@ export function userRoutes({ users, auth }: DataAccess) {
         await users.remove(res.locals.params.id, res.locals.principal);
         res.status(204).end();
       }),
-    )
-    .all(methodNotAllowed("/users/:id"));
+    );
 
   return router;
 }

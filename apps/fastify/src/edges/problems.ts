@@ -2,28 +2,16 @@
 // (validation, content-type parsing, body limit, bad URLs), an unreachable database (503) and bugs (500, logged,
 // no details). Fastify's own error bodies never reach a client.
 import {
-  API_CONTENT_SECURITY_POLICY,
   type FieldError,
-  methodNotAllowedProblem,
-  methodsByPath,
   PROBLEM_CONTENT_TYPE,
   ProblemError,
   type RequestPart,
-  SECURITY_HEADERS,
-  undecodable,
   unmatched,
   validationProblem,
 } from "@api-ref/contract";
 import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
 import { hasZodFastifySchemaValidationErrors } from "@fastify/type-provider-zod";
-import type {
-  FastifyError,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  FastifySchemaValidationError,
-  onRequestHookHandler,
-} from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
 import { z } from "zod";
 
 export function sendProblem(reply: FastifyReply, error: ProblemError) {
@@ -90,44 +78,8 @@ export function problemHandler(error: FastifyError, request: FastifyRequest, rep
   if (error instanceof ProblemError) return sendProblem(reply, error);
   // Fastify still judges the content type (415) or a QUERY's missing one on a path no route serves; whatever it
   // finds, the answer for such a path is its 404 (or 405), as the contract checks the path first.
-  if (request.is404) return notFoundHandler(request, reply);
+  if (request.is404) return sendProblem(reply, unmatched(request.method, request.url).problem);
   const known = fromFastify(error);
   if (known) return sendProblem(reply, known);
   return sendProblem(reply, unexpectedProblem(error, request.log));
-}
-
-// ---- 404 and 405 ----------------------------------------------------------------------------------------------
-
-/**
- * `refuseOtherMethods(fastify, "/users")` at the end of a route plugin: every other method Fastify routes gets the
- * contract's 405 with `allow`. It answers in `onRequest`, before Fastify would read (and judge) a body: the
- * method is checked first.
- */
-export function refuseOtherMethods(fastify: FastifyInstance, path: string) {
-  const served = methodsByPath.get(path) ?? [];
-  const refuse: onRequestHookHandler = async (request) => {
-    throw methodNotAllowedProblem(request.method, path);
-  };
-  fastify.route({
-    method: fastify.supportedMethods.filter((m) => !served.includes(m)),
-    url: path,
-    onRequest: refuse,
-    handler: async () => {},
-  });
-}
-
-/** 404, or 405 for a known path when the method is one Fastify does not route at all (e.g. PROPFIND). */
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  return sendProblem(reply, unmatched(request.method, request.url).problem);
-}
-
-/**
- * `frameworkErrors`: a path that is not valid percent-encoding (`/users/%zz`) fails in the router, before any
- * route or hook; the contract's route table decides (405, 400 on the parameter, or 404).
- */
-export function badUrlHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  // No hook runs here: the request id and the security headers (plugins/external/helmet.ts) are set by hand.
-  reply.header("x-request-id", request.id);
-  reply.headers({ ...SECURITY_HEADERS, "content-security-policy": API_CONTENT_SECURITY_POLICY });
-  return sendProblem(reply, undecodable(request.method, request.url).problem);
 }

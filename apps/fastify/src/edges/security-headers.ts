@@ -1,4 +1,4 @@
-// The security headers of every response, through @fastify/helmet (fastify/demo's plugins/external/helmet.ts):
+// The security headers of every response, through @fastify/helmet (as fastify/demo's plugins/external/helmet.ts):
 // global, in `onRequest` hooks that run before any route or the not-found handler can answer, so 404s, 405s and
 // every problem carry them too. Helmet's defaults, but X-Frame-Options `DENY` (its default is `SAMEORIGIN`) and the
 // contract's content-security policy instead of helmet's, which is a web page's.
@@ -16,5 +16,5 @@ export default fp(
       done();
     });
   },
-  { name: "helmet" },
+  { name: "security-headers" },
 );

@@ -1,7 +1,6 @@
 import * as contract from "@api-ref/contract";
 import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
-import { refuseOtherMethods } from "../errors.ts";
 import { callerOf } from "../plugins/app/auth.ts";
 
 export interface AuthRoutesOptions {
@@ -20,7 +19,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (fasti
   const rateLimit = { max: authRateLimit, timeWindow: AUTH_RATE_WINDOW_SECONDS * 1000 };
 
   fastify.post(
-    "/auth/register",
+    "/register",
     { config: { rateLimit }, schema: { body: contract.RegisterBody, response: { 201: contract.RegisterResponse } } },
     async (request, reply) => {
       const registered = await auth.register(request.body);
@@ -29,7 +28,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (fasti
   );
 
   fastify.post(
-    "/auth/login",
+    "/login",
     { config: { rateLimit }, schema: { body: contract.LoginBody, response: { 200: contract.LoginResponse } } },
     async (request, reply) => {
       const token = await auth.login(request.body);
@@ -38,15 +37,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (fasti
   );
 
   fastify.get(
-    "/auth/me",
+    "/me",
     { onRequest: [fastify.authenticate], schema: { response: { 200: contract.User } } },
     async (request, reply) => {
       const user = await auth.me(callerOf(request));
       return reply.header("cache-control", "no-store").send(user);
     },
   );
-
-  refuseOtherMethods(fastify, "/auth/register");
-  refuseOtherMethods(fastify, "/auth/login");
-  refuseOtherMethods(fastify, "/auth/me");
 };

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
-import { refuseOtherMethods } from "../errors.ts";
 
 /** The operational routes; /health gives the name the metrics were created with (the metrics plugin's `framework`). */
 export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
@@ -34,15 +33,11 @@ export const metaRoutes: FastifyPluginAsyncZod = async (fastify) => {
   // The contract's own document: both modes serve the same one, whatever their schemas compile to.
   fastify.get("/openapi.json", async () => contract.openApiDocument);
 
-  // The one HTML page: its own policy (its inline scripts by hash) replaces the API's, set by the helmet plugin.
+  // The one HTML page: its own policy (its inline scripts by hash) replaces the API's, set by edges/security-headers.ts.
   fastify.get("/docs", async (_request, reply) =>
     reply
       .header("content-security-policy", contract.docsContentSecurityPolicy())
       .type("text/html; charset=utf-8")
       .send(contract.docsHtml()),
   );
-
-  for (const path of ["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"]) {
-    refuseOtherMethods(fastify, path);
-  }
 };

@@ -1,7 +1,6 @@
 import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import type { preValidationHookHandler } from "fastify";
-import { refuseOtherMethods } from "../errors.ts";
 import { callerOf } from "../plugins/app/auth.ts";
 
 declare module "fastify" {
@@ -29,7 +28,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   fastify.decorateRequest("idempotencyKey", undefined);
 
   fastify.get(
-    "/orders",
+    "/",
     {
       onRequest: [fastify.authenticate],
       schema: { querystring: contract.ListOrdersQuery, response: { 200: contract.OrderList } },
@@ -38,7 +37,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.post(
-    "/orders",
+    "/",
     {
       onRequest: [fastify.authenticate],
       preValidation: idempotencyKeyHeader,
@@ -51,7 +50,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.get(
-    "/orders/:id",
+    "/:id",
     {
       onRequest: [fastify.authenticate],
       schema: { params: contract.IdParams, querystring: contract.GetOrderQuery, response: { 200: contract.Order } },
@@ -60,7 +59,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.patch(
-    "/orders/:id",
+    "/:id",
     {
       onRequest: [fastify.authenticate],
       schema: { params: contract.IdParams, body: contract.UpdateOrderBody, response: { 200: contract.Order } },
@@ -69,14 +68,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.delete(
-    "/orders/:id",
+    "/:id",
     { onRequest: [fastify.authenticate, fastify.requireAdmin], schema: { params: contract.IdParams } },
     async (request, reply) => {
       await orders.remove(request.params.id);
       return reply.code(204).send();
     },
   );
-
-  refuseOtherMethods(fastify, "/orders");
-  refuseOtherMethods(fastify, "/orders/:id");
 };

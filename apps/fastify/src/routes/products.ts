@@ -1,19 +1,18 @@
 import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
-import { refuseOtherMethods } from "../errors.ts";
 
 /** Anyone reads products; only admins write them. */
 export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { products } = fastify.dataAccess;
 
   fastify.get(
-    "/products",
+    "/",
     { schema: { querystring: contract.ListProductsQuery, response: { 200: contract.ProductList } } },
     (request) => products.list(request.query),
   );
 
   fastify.post(
-    "/products",
+    "/",
     {
       onRequest: [fastify.authenticate, fastify.requireAdmin],
       schema: { body: contract.CreateProductBody, response: { 201: contract.Product } },
@@ -24,14 +23,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
     },
   );
 
-  fastify.get(
-    "/products/:id",
-    { schema: { params: contract.IdParams, response: { 200: contract.Product } } },
-    (request) => products.get(request.params.id),
+  fastify.get("/:id", { schema: { params: contract.IdParams, response: { 200: contract.Product } } }, (request) =>
+    products.get(request.params.id),
   );
 
   fastify.patch(
-    "/products/:id",
+    "/:id",
     {
       onRequest: [fastify.authenticate, fastify.requireAdmin],
       schema: { params: contract.IdParams, body: contract.UpdateProductBody, response: { 200: contract.Product } },
@@ -40,14 +37,11 @@ export const productRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.delete(
-    "/products/:id",
+    "/:id",
     { onRequest: [fastify.authenticate, fastify.requireAdmin], schema: { params: contract.IdParams } },
     async (request, reply) => {
       await products.remove(request.params.id);
       return reply.code(204).send();
     },
   );
-
-  refuseOtherMethods(fastify, "/products");
-  refuseOtherMethods(fastify, "/products/:id");
 };

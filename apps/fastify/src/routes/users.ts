@@ -1,6 +1,5 @@
 import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
-import { refuseOtherMethods } from "../errors.ts";
 import { callerOf } from "../plugins/app/auth.ts";
 
 /** Admins list and create users; anyone signed in reaches a user by id, a customer only themself (core's query). */
@@ -8,7 +7,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { users } = fastify.dataAccess;
 
   fastify.get(
-    "/users",
+    "/",
     {
       onRequest: [fastify.authenticate, fastify.requireAdmin],
       schema: { querystring: contract.ListUsersQuery, response: { 200: contract.UserList } },
@@ -17,7 +16,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.post(
-    "/users",
+    "/",
     {
       onRequest: [fastify.authenticate, fastify.requireAdmin],
       schema: { body: contract.CreateUserBody, response: { 201: contract.User } },
@@ -29,13 +28,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.get(
-    "/users/:id",
+    "/:id",
     { onRequest: [fastify.authenticate], schema: { params: contract.IdParams, response: { 200: contract.User } } },
     (request) => users.get(request.params.id, callerOf(request)),
   );
 
   fastify.patch(
-    "/users/:id",
+    "/:id",
     {
       onRequest: [fastify.authenticate],
       schema: { params: contract.IdParams, body: contract.UpdateUserBody, response: { 200: contract.User } },
@@ -44,14 +43,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (fastify) => {
   );
 
   fastify.delete(
-    "/users/:id",
+    "/:id",
     { onRequest: [fastify.authenticate], schema: { params: contract.IdParams } },
     async (request, reply) => {
       await users.remove(request.params.id, callerOf(request));
       return reply.code(204).send();
     },
   );
-
-  refuseOtherMethods(fastify, "/users");
-  refuseOtherMethods(fastify, "/users/:id");
 };

@@ -1,27 +1,16 @@
-import { PROBLEM_CONTENT_TYPE, ProblemError, unmatched } from "@api-ref/contract";
-import { payloadTooLarge, UNMATCHED_ROUTE, unexpectedProblem } from "@api-ref/core";
-import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { PROBLEM_CONTENT_TYPE, ProblemError } from "@api-ref/contract";
+import { payloadTooLarge, unexpectedProblem } from "@api-ref/core";
+import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "pino";
 import type { AppEnv } from "../env.ts";
 
-const sendProblem = (c: Context<AppEnv>, error: ProblemError) =>
+export const sendProblem = (c: Context<AppEnv>, error: ProblemError) =>
   c.body(JSON.stringify(error.toJSON()), error.status as ContentfulStatusCode, {
     ...error.headers,
     "content-type": PROBLEM_CONTENT_TYPE,
   });
-
-/**
- * `app.notFound`: no route took the request. Hono has no 405 of its own (a known path with another method is a
- * route-not-found too): the contract's `unmatched()` decides, from its route table — a 405 with `allow` on a path
- * the contract serves, a 404 elsewhere.
- */
-export const notFound: NotFoundHandler<AppEnv> = (c) => {
-  const { problem: answer, template } = unmatched(c.req.method, c.req.path);
-  c.set("route", template ?? UNMATCHED_ROUTE);
-  return sendProblem(c, answer);
-};
 
 /**
  * `app.onError`: every error thrown in a handler or middleware — the contract's `ProblemError`s, Hono's

@@ -1,5 +1,10 @@
 import { createServer, type IncomingMessage, type ServerOptions } from "node:http";
+import { unmatched } from "@api-ref/contract";
+import { UNMATCHED_ROUTE } from "@api-ref/core";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import type { NotFoundHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+import { sendProblem } from "./problems.ts";
 
 /** Where `originFormOnly` keeps a request target that is not a path. */
 const TARGET_AS_SENT = Symbol("target as sent");
@@ -54,3 +59,14 @@ export function createNodeServer(
   const listener = getRequestListener(fetch, { hostname });
   return createServer(options, (incoming, outgoing) => listener(originFormOnly(incoming), outgoing));
 }
+
+/**
+ * `app.notFound`: no route took the request. Hono has no 405 of its own (a known path with another method is a
+ * route-not-found too): the contract's `unmatched()` decides, from its route table — a 405 with `allow` on a path
+ * the contract serves, a 404 elsewhere.
+ */
+export const notFound: NotFoundHandler<AppEnv> = (c) => {
+  const { problem: answer, template } = unmatched(c.req.method, c.req.path);
+  c.set("route", template ?? UNMATCHED_ROUTE);
+  return sendProblem(c, answer);
+};

@@ -1,9 +1,9 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
+import { jsonBody } from "../edges/json-body.ts";
 import type { AppEnv } from "../env.ts";
 import { authenticate } from "../middleware/auth.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { type AuthRateLimitOptions, authRateLimit } from "../middleware/rate-limit.ts";
 import { body } from "../middleware/validate.ts";
 

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Hono } from "hono";
+import { jsonBody } from "../edges/json-body.ts";
 import type { AppEnv } from "../env.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { body } from "../middleware/validate.ts";
 
 /** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */

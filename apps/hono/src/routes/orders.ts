@@ -1,9 +1,9 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Hono } from "hono";
+import { jsonBody } from "../edges/json-body.ts";
 import type { AppEnv } from "../env.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { body, headers, params, query } from "../middleware/validate.ts";
 
 /**

@@ -1,24 +1,23 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import Router from "@koa/router";
+import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
-import { methodNotAllowed } from "../middleware/errors.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
-import { strictRouter } from "./router.ts";
 
 export function orderRoutes(dataAccess: DataAccess) {
   const { orders } = dataAccess;
   const signedIn = authenticate(dataAccess);
-  const router = strictRouter();
+  const router = new Router({ sensitive: true });
 
   // Core's queries take the caller: a customer lists and reaches only their own orders (another's is a 404), and
   // an order placed is the caller's.
   router
-    .get("/orders", signedIn, validate({ query: contract.ListOrdersQuery }), async (ctx) => {
+    .get("/", signedIn, validate({ query: contract.ListOrdersQuery }), async (ctx) => {
       ctx.body = await orders.list(ctx.state.query, ctx.state.user);
     })
     .post(
-      "/orders",
+      "/",
       signedIn,
       jsonBody,
       validate({ headers: contract.CreateOrderHeaders, body: contract.CreateOrderBody }),
@@ -28,20 +27,14 @@ export function orderRoutes(dataAccess: DataAccess) {
         ctx.set("location", `/orders/${order.id}`);
         ctx.body = order;
       },
-    )
-    .all("/orders", methodNotAllowed("/orders"));
+    );
 
   router
-    .get(
-      "/orders/:id",
-      signedIn,
-      validate({ params: contract.IdParams, query: contract.GetOrderQuery }),
-      async (ctx) => {
-        ctx.body = await orders.get(ctx.state.params.id, ctx.state.query.include, ctx.state.user);
-      },
-    )
+    .get("/:id", signedIn, validate({ params: contract.IdParams, query: contract.GetOrderQuery }), async (ctx) => {
+      ctx.body = await orders.get(ctx.state.params.id, ctx.state.query.include, ctx.state.user);
+    })
     .patch(
-      "/orders/:id",
+      "/:id",
       signedIn,
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateOrderBody }),
@@ -50,11 +43,10 @@ export function orderRoutes(dataAccess: DataAccess) {
         ctx.body = await orders.updateStatus(ctx.state.params.id, ctx.state.body.status, ctx.state.user);
       },
     )
-    .delete("/orders/:id", signedIn, requireAdmin, validate({ params: contract.IdParams }), async (ctx) => {
+    .delete("/:id", signedIn, requireAdmin, validate({ params: contract.IdParams }), async (ctx) => {
       await orders.remove(ctx.state.params.id);
       ctx.status = 204;
-    })
-    .all("/orders/:id", methodNotAllowed("/orders/:id"));
+    });
 
   return router;
 }

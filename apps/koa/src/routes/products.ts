@@ -1,42 +1,33 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
+import Router from "@koa/router";
+import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
-import { methodNotAllowed } from "../middleware/errors.ts";
-import { jsonBody } from "../middleware/json-body.ts";
 import { validate } from "../middleware/validate.ts";
-import { strictRouter } from "./router.ts";
 
 export function productRoutes(dataAccess: DataAccess) {
   const { products } = dataAccess;
   const signedIn = authenticate(dataAccess);
-  const router = strictRouter();
+  const router = new Router({ sensitive: true });
 
   // Anyone reads products; only admins write them.
   router
-    .get("/products", validate({ query: contract.ListProductsQuery }), async (ctx) => {
+    .get("/", validate({ query: contract.ListProductsQuery }), async (ctx) => {
       ctx.body = await products.list(ctx.state.query);
     })
-    .post(
-      "/products",
-      signedIn,
-      requireAdmin,
-      jsonBody,
-      validate({ body: contract.CreateProductBody }),
-      async (ctx) => {
-        const product = await products.create(ctx.state.body);
-        ctx.status = 201;
-        ctx.set("location", `/products/${product.id}`);
-        ctx.body = product;
-      },
-    )
-    .all("/products", methodNotAllowed("/products"));
+    .post("/", signedIn, requireAdmin, jsonBody, validate({ body: contract.CreateProductBody }), async (ctx) => {
+      const product = await products.create(ctx.state.body);
+      ctx.status = 201;
+      ctx.set("location", `/products/${product.id}`);
+      ctx.body = product;
+    });
 
   router
-    .get("/products/:id", validate({ params: contract.IdParams }), async (ctx) => {
+    .get("/:id", validate({ params: contract.IdParams }), async (ctx) => {
       ctx.body = await products.get(ctx.state.params.id);
     })
     .patch(
-      "/products/:id",
+      "/:id",
       signedIn,
       requireAdmin,
       jsonBody,
@@ -45,11 +36,10 @@ export function productRoutes(dataAccess: DataAccess) {
         ctx.body = await products.update(ctx.state.params.id, ctx.state.body);
       },
     )
-    .delete("/products/:id", signedIn, requireAdmin, validate({ params: contract.IdParams }), async (ctx) => {
+    .delete("/:id", signedIn, requireAdmin, validate({ params: contract.IdParams }), async (ctx) => {
       await products.remove(ctx.state.params.id);
       ctx.status = 204;
-    })
-    .all("/products/:id", methodNotAllowed("/products/:id"));
+    });
 
   return router;
 }
