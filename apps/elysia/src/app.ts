@@ -1,13 +1,14 @@
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Elysia } from "elysia";
 import type { Logger } from "pino";
-import { problemHandler } from "./plugins/errors.ts";
-import { jsonCharset } from "./plugins/json-charset.ts";
+import { jsonCharset } from "./edges/json-charset.ts";
+import { problemHandler } from "./edges/problems.ts";
+import { securityHeaders } from "./edges/security-headers.ts";
+import { STRICT_PATHS } from "./edges/strict-paths.ts";
 import { requestLogger } from "./plugins/logger.ts";
 import { recordMetrics } from "./plugins/metrics.ts";
 import type { RequestIP } from "./plugins/rate-limit.ts";
 import { requestId } from "./plugins/request-id.ts";
-import { securityHeaders } from "./plugins/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -29,16 +30,11 @@ export interface AppOptions {
 
 /**
  * Wires the API on Elysia: the app-wide plugins first (the request id and the security headers, so every response has
- * them; metrics; logging; the one error handler; the JSON charset), then a plugin per resource. `strictPath`: `/users/` is another path
- * than `/users` (404), as the contract says.
+ * them; metrics; the one error handler; the JSON charset; logging), then a plugin per resource, each with its prefix
+ * (`new Elysia({ prefix: "/users" })`). The contract's edges are in `src/edges/`.
  */
 export function buildApp({ dataAccess, metrics, logger, authRateLimit, requestIP }: AppOptions) {
-  const app = new Elysia({
-    strictPath: true,
-    // Elysia finds where the path starts in `request.url` from the 12th character on, as if every host had at least
-    // four: a request with `Host: a` would be routed on a wrong path. From the 8th (after `http://`), any host works.
-    handler: { standardHostname: false },
-  })
+  const app = new Elysia(STRICT_PATHS)
     .use(requestId)
     .use(securityHeaders)
     .use(recordMetrics(metrics))

@@ -20,6 +20,7 @@ import { AuthGuard } from "@api-ref/nestjs/auth/auth.guard";
 import { RolesGuard } from "@api-ref/nestjs/auth/roles.guard";
 import { CommonModule } from "@api-ref/nestjs/common/common.module";
 import type { AppConfig } from "@api-ref/nestjs/config";
+import { EdgesModule } from "@api-ref/nestjs/edges/edges.module";
 import { MetaModule } from "@api-ref/nestjs/meta/meta.module";
 import { UsersModule } from "@api-ref/nestjs/users/users.module";
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from "@nestjs/common";
@@ -31,16 +32,16 @@ export const FRAMEWORK = "express-to-nestjs";
 
 /**
  * The root module: apps/nestjs's modules, imported rather than copied — CommonModule (configuration, metrics,
- * the one data access and its pool, the exception filter, validation pipe, route-label interceptor and shutdown
- * grace), the operational routes (MetaModule) and the resources moved so far (UsersModule) — its global guards,
- * and the two middlewares every request goes through first.
+ * the one data access and its pool, route-label interceptor and shutdown grace), EdgesModule (the contract's
+ * exception filter and validation pipe), the operational routes (MetaModule) and the resources moved so far
+ * (UsersModule) — its global guards, and the two middlewares every request goes through first.
  */
 @Module({})
 export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, FRAMEWORK), MetaModule, UsersModule],
+      imports: [CommonModule.forRoot(config, FRAMEWORK), EdgesModule, MetaModule, UsersModule],
       providers: [
         // The Express error middleware logs through pino, as in apps/express; Nest's own logger logs the rest.
         { provide: LEGACY_LOGGER, useFactory: () => pino({ level: config.logLevel }) },

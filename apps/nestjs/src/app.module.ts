@@ -6,6 +6,7 @@ import { RolesGuard } from "./auth/roles.guard.ts";
 import { CommonModule } from "./common/common.module.ts";
 import { RequestContextMiddleware } from "./common/request-context.middleware.ts";
 import { type AppConfig, PLATFORM, type Platform } from "./config.ts";
+import { EdgesModule } from "./edges/edges.module.ts";
 import { MetaModule } from "./meta/meta.module.ts";
 import { OrdersModule } from "./orders/orders.module.ts";
 import { ProductsModule } from "./products/products.module.ts";
@@ -13,8 +14,9 @@ import { UsersModule } from "./users/users.module.ts";
 
 /**
  * The root module: what every route shares (CommonModule: configuration, metrics, the shared data access, the
- * global filter, pipe and interceptor, the shutdown grace), the global guards, one module per resource, and the
- * request-context middleware.
+ * route-label interceptor, the shutdown grace), the contract's edges (EdgesModule: the problems filter and the
+ * validation pipe), one module per resource (each controller at its prefix: `@Controller("users")`), the global
+ * guards, and the request-context middleware.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -25,6 +27,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         CommonModule.forRoot(config, "nestjs"),
+        EdgesModule,
         MetaModule,
         UsersModule,
         ProductsModule,

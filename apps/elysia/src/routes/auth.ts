@@ -1,8 +1,8 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Elysia } from "elysia";
+import { jsonBody } from "../edges/json-body.ts";
 import { authorization } from "../plugins/auth.ts";
-import { jsonBody } from "../plugins/json-body.ts";
 import { type RateLimitOptions, rateLimit } from "../plugins/rate-limit.ts";
 
 /** Tokens and the caller's own user are never stored by a cache (RFC 6749 §5.1). */

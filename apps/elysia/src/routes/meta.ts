@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Elysia } from "elysia";
-import { jsonBody } from "../plugins/json-body.ts";
+import { jsonBody } from "../edges/json-body.ts";
 
 /** The operational routes: hello, health, readiness, echo, metrics, the OpenAPI document and its page. */
 export const metaRoutes = (dataAccess: DataAccess, metrics: HttpMetrics) =>

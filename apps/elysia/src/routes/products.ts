@@ -1,12 +1,13 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Elysia } from "elysia";
+import { jsonBody } from "../edges/json-body.ts";
+import { validQuery } from "../edges/validate.ts";
 import { authorization } from "../plugins/auth.ts";
-import { jsonBody } from "../plugins/json-body.ts";
-import { validQuery } from "../plugins/validate.ts";
 
 /** `/products` and `/products/:id`: a plugin with its prefix, each route's schemas beside its handler. */
 export const productRoutes = ({ products, auth }: DataAccess) =>
+  // `""` is `/products` itself: under `strictPath`, `"/"` would be `/products/`, another path.
   new Elysia({ prefix: "/products" })
     .use(jsonBody)
     .use(authorization({ auth }))

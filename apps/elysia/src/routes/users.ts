@@ -1,12 +1,13 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import { Elysia } from "elysia";
+import { jsonBody } from "../edges/json-body.ts";
+import { validQuery } from "../edges/validate.ts";
 import { authorization } from "../plugins/auth.ts";
-import { jsonBody } from "../plugins/json-body.ts";
-import { validQuery } from "../plugins/validate.ts";
 
 /** `/users` and `/users/:id`: a plugin with its prefix, a group per access level, each route's schemas beside it. */
 export const userRoutes = ({ users, auth }: DataAccess) =>
+  // `""` is `/users` itself: under `strictPath`, `"/"` would be `/users/`, another path.
   new Elysia({ prefix: "/users" })
     .use(jsonBody)
     .use(authorization({ auth }))

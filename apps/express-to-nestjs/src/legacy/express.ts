@@ -3,9 +3,11 @@
 // and importing its Nest module in app.module.ts; when no line is left, this file goes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DataAccess } from "@api-ref/core";
-// The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
-// every error as problem+json.
-import { problemHandler } from "@api-ref/express/middleware/errors";
+// The Express app, unchanged: its routers are factories over the shared dataAccess (paths relative to the prefix it
+// mounts them at), its edges answer strict paths and render every error as problem+json.
+import { problemHandler } from "@api-ref/express/edges/problems";
+import { strictPaths } from "@api-ref/express/edges/strict-paths";
+import { routeTemplate } from "@api-ref/express/middleware/metrics";
 import { authRoutes } from "@api-ref/express/routes/auth";
 import { orderRoutes } from "@api-ref/express/routes/orders";
 import { productRoutes } from "@api-ref/express/routes/products";
@@ -27,21 +29,31 @@ declare module "http" {
 export const LEGACY_LOGGER = Symbol("LEGACY_LOGGER");
 
 /**
- * The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app.
- * `authRateLimit` is the limit of register and login (`config.authRateLimit`), which the auth router enforces.
+ * The routers not moved yet, each at the prefix apps/express mounts it at. Moving a resource to Nest means deleting its
+ * line here and importing its Nest module in app.module.ts. `authRateLimit` is the limit of register and login
+ * (`config.authRateLimit`), which the auth router enforces.
  */
-export function expressRouters(dataAccess: DataAccess, logger: Logger, { authRateLimit }: { authRateLimit: number }) {
+export function expressMounts(dataAccess: DataAccess, { authRateLimit }: { authRateLimit: number }) {
+  return [
+    ["/products", productRoutes(dataAccess)],
+    ["/orders", orderRoutes(dataAccess)],
+    ["/auth", authRoutes(dataAccess, { authRateLimit })],
+    // Moved to Nest (UsersModule of apps/nestjs, imported in app.module.ts): ["/users", userRoutes(dataAccess)],
+  ] as const;
+}
+
+/** The routers not moved yet, then the Express error middleware: an Express `Router`, not an Express app. */
+export function expressRouters(dataAccess: DataAccess, logger: Logger, options: { authRateLimit: number }) {
   const router = Router();
-  // Still on Express. Each router answers its own paths, 405s included (`.all(methodNotAllowed(path))`), and
-  // calls next() for any other path: Nest then routes the request itself. Each also authenticates its own routes
-  // (apps/express's `authenticate`, `requireAdmin`, per route): an auth middleware here, `router.use()`d for every
-  // path, would refuse Nest's public routes too. The auth router limits its register and login with
-  // express-rate-limit, per route, as in apps/express (the key is `req.ip`: the socket's address, since Nest's
-  // Express instance trusts no proxy); moved to Nest, they get apps/nestjs's AuthModule and its throttler instead.
-  router.use(productRoutes(dataAccess));
-  router.use(orderRoutes(dataAccess));
-  router.use(authRoutes(dataAccess, { authRateLimit }));
-  // Moved to Nest (UsersModule of apps/nestjs, imported in app.module.ts): router.use(userRoutes(dataAccess));
+  // Still on Express. Each router answers its own paths and calls next() for any other path or method: Nest then
+  // routes the request itself, and its filter answers the 405 or 404. A router mounted at `/products` would take
+  // `/products/` for its `/` too: apps/express's `strictPaths` edge answers such paths first, as in apps/express.
+  // Each router also authenticates its own routes (apps/express's `authenticate`, `requireAdmin`, per route): an auth
+  // middleware here, `router.use()`d for every path, would refuse Nest's public routes too. The auth router limits
+  // its register and login with express-rate-limit, per route, as in apps/express (the key is `req.ip`: the socket's
+  // address, since Nest's Express instance trusts no proxy); moved to Nest, they get apps/nestjs's AuthModule and its
+  // throttler instead.
+  for (const [prefix, routes] of expressMounts(dataAccess, options)) router.use(prefix, strictPaths, routes);
 
   // No catch-all 404 here: it would answer every path Nest serves, since this runs first. Errors raised in the
   // routers stop here, in Express's own error middleware. Past it, the middleware's `next(error)` reaches Nest's
@@ -76,12 +88,13 @@ export class LegacyExpressMiddleware implements NestMiddleware<IncomingMessage, 
 
 /**
  * apps/nestjs's request-context middleware (request id, metrics), which labels a request with the template of the
- * Nest route that served it; here, else with the one an Express router matched (`req.route.path`, which Express's
- * router sets on the request). It goes with the last Express router: app.module.ts then binds apps/nestjs's own.
+ * Nest route that served it; here, else with the one an Express router matched (apps/express's `routeTemplate`:
+ * the mount prefix and `req.route.path`, which Express's router sets on the request). It goes with the last Express
+ * router: app.module.ts then binds apps/nestjs's own.
  */
 @Injectable()
 export class MixedRequestContextMiddleware extends RequestContextMiddleware {
   protected override routeOf(req: IncomingMessage) {
-    return super.routeOf(req) ?? ((req as Partial<Request>).route?.path as string | undefined);
+    return super.routeOf(req) ?? routeTemplate(req as Request);
   }
 }

@@ -9,8 +9,17 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from "@api-ref/core";
-import type { Lifecycle, RouteOptions } from "@hapi/hapi";
+import type { Lifecycle, RouteOptions, ServerOptions } from "@hapi/hapi";
 import type { z } from "zod";
+
+/**
+ * Every route's `payload` option: Hapi reads and parses the body of every route that is not a GET; here only the
+ * routes that take JSON read one (`jsonBody`), the others leave it unread as every other implementation does (else
+ * a large body on a 405 would be a 413, and malformed JSON on a DELETE a 400).
+ */
+export const UNREAD_PAYLOAD = { output: "stream", parse: false, failAction: "ignore" } as const satisfies NonNullable<
+  ServerOptions["routes"]
+>["payload"];
 
 /** The body's bytes, at most `BODY_LIMIT_BYTES` of them, counted as they arrive (a chunked body declares no length). */
 async function readBytes(body: Readable): Promise<Buffer> {

@@ -1,5 +1,5 @@
 import { parseRequestPart, type RequestPart } from "@api-ref/contract";
-import type { RouteOptionsValidate } from "@hapi/hapi";
+import type { RouteOptionsValidate, ServerOptions } from "@hapi/hapi";
 import type { z } from "zod";
 
 interface Schemas {
@@ -34,3 +34,10 @@ export function validateWith(schemas: Schemas): RouteOptionsValidate {
   }
   return rules;
 }
+
+/** Every route's `validate` option: rethrow what validation threw, which is already the contract's 400. */
+export const RETHROW_VALIDATION = {
+  failAction: (_request, _h, error) => {
+    throw error;
+  },
+} as const satisfies NonNullable<ServerOptions["routes"]>["validate"];

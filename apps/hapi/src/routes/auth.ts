@@ -1,9 +1,8 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin, RouteOptionsCache } from "@hapi/hapi";
-import { jsonBody } from "../json-body.ts";
+import { jsonBody } from "../edges/json-body.ts";
 import { principal } from "../plugins/auth.ts";
-import { methodNotAllowed } from "./method-not-allowed.ts";
 
 /** Tokens and the caller's own user are never stored by a cache (RFC 6749 §5.1): Hapi's `cache-control` for them. */
 const noStore: RouteOptionsCache = { otherwise: "no-store" };
@@ -11,12 +10,13 @@ const noStore: RouteOptionsCache = { otherwise: "no-store" };
 /** Counted by the auth rate limit (`plugins/rate-limit.ts`), per client address, each route apart. */
 const rateLimited = { "auth-rate-limit": true };
 
+// Paths relative to `/auth`, the prefix app.ts registers this plugin under (`routes: { prefix }`).
 export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "auth-routes",
   register(server, { dataAccess: { auth } }) {
     server.route<{ Payload: contract.RegisterBody }>({
       method: "POST",
-      path: "/auth/register",
+      path: "/register",
       options: {
         auth: false,
         cache: noStore,
@@ -27,7 +27,7 @@ export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Payload: contract.LoginBody }>({
       method: "POST",
-      path: "/auth/login",
+      path: "/login",
       options: {
         auth: false,
         cache: noStore,
@@ -38,9 +38,8 @@ export const authRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route({
       method: "GET",
-      path: "/auth/me",
+      path: "/me",
       options: { cache: noStore, handler: (request) => auth.me(principal(request)) },
     });
-    server.route(["/auth/register", "/auth/login", "/auth/me"].map(methodNotAllowed));
   },
 };

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
 import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import { jsonBody } from "../json-body.ts";
-import { methodNotAllowed } from "./method-not-allowed.ts";
+import { jsonBody } from "../edges/json-body.ts";
 
 export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }> = {
   name: "meta-routes",
@@ -37,7 +36,7 @@ export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }
       {
         method: "GET",
         path: "/docs",
-        // The page's own policy, which allows its two inline scripts by hash (`plugins/content-security-policy.ts`).
+        // The page's own policy, which allows its two inline scripts by hash (`edges/security-headers.ts`).
         options: { ...options, plugins: { "content-security-policy": contract.docsContentSecurityPolicy() } },
         handler: (_request, h) => h.response(contract.docsHtml()).type("text/html"),
       },
@@ -51,6 +50,5 @@ export const metaRoutes: Plugin<{ dataAccess: DataAccess; metrics: HttpMetrics }
         handler: (request) => ({ ...request.payload, txnId: randomUUID() }),
       },
     });
-    server.route([...["/", "/health", "/ready", "/echo", "/metrics", "/openapi.json", "/docs"].map(methodNotAllowed)]);
   },
 };

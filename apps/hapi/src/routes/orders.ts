@@ -1,21 +1,21 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import { jsonBody } from "../json-body.ts";
+import { jsonBody } from "../edges/json-body.ts";
+import { validateWith } from "../edges/validate.ts";
 import { principal } from "../plugins/auth.ts";
-import { validateWith } from "../validate.ts";
-import { methodNotAllowed } from "./method-not-allowed.ts";
 
 /**
  * Every order route needs a signed-in caller (the default strategy); a customer reaches only their own orders
  * (core's queries). Deleting an order is an admin's.
  */
+// Paths relative to `/orders`, the prefix app.ts registers this plugin under (`routes: { prefix }`).
 export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "order-routes",
   register(server, { dataAccess: { orders } }) {
     server.route<{ Query: contract.ListOrdersQuery }>({
       method: "GET",
-      path: "/orders",
+      path: "/",
       options: {
         validate: validateWith({ query: contract.ListOrdersQuery }),
         handler: (request) => orders.list(request.query, principal(request)),
@@ -23,7 +23,7 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Headers: contract.CreateOrderHeaders; Payload: contract.CreateOrderBody }>({
       method: "POST",
-      path: "/orders",
+      path: "/",
       options: {
         ...jsonBody(contract.CreateOrderBody),
         validate: validateWith({ headers: contract.CreateOrderHeaders }),
@@ -36,7 +36,7 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams; Query: contract.GetOrderQuery }>({
       method: "GET",
-      path: "/orders/{id}",
+      path: "/{id}",
       options: {
         validate: validateWith({ params: contract.IdParams, query: contract.GetOrderQuery }),
         handler: (request) => orders.get(request.params.id, request.query.include, principal(request)),
@@ -44,7 +44,7 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams; Payload: contract.UpdateOrderBody }>({
       method: "PATCH",
-      path: "/orders/{id}",
+      path: "/{id}",
       options: {
         ...jsonBody(contract.UpdateOrderBody),
         validate: validateWith({ params: contract.IdParams }),
@@ -53,7 +53,7 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams }>({
       method: "DELETE",
-      path: "/orders/{id}",
+      path: "/{id}",
       options: {
         auth: { access: { scope: "admin" } },
         validate: validateWith({ params: contract.IdParams }),
@@ -63,6 +63,5 @@ export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {
         },
       },
     });
-    server.route(["/orders", "/orders/{id}"].map(methodNotAllowed));
   },
 };

@@ -1,19 +1,19 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import { jsonBody } from "../json-body.ts";
-import { validateWith } from "../validate.ts";
-import { methodNotAllowed } from "./method-not-allowed.ts";
+import { jsonBody } from "../edges/json-body.ts";
+import { validateWith } from "../edges/validate.ts";
 
 /** Anyone reads products; only admins write them. */
 const admins = { access: { scope: "admin" } };
 
+// Paths relative to `/products`, the prefix app.ts registers this plugin under (`routes: { prefix }`).
 export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "product-routes",
   register(server, { dataAccess: { products } }) {
     server.route<{ Query: contract.ListProductsQuery }>({
       method: "GET",
-      path: "/products",
+      path: "/",
       options: {
         auth: false,
         validate: validateWith({ query: contract.ListProductsQuery }),
@@ -22,7 +22,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Payload: contract.CreateProductBody }>({
       method: "POST",
-      path: "/products",
+      path: "/",
       options: {
         auth: admins,
         ...jsonBody(contract.CreateProductBody),
@@ -34,7 +34,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams }>({
       method: "GET",
-      path: "/products/{id}",
+      path: "/{id}",
       options: {
         auth: false,
         validate: validateWith({ params: contract.IdParams }),
@@ -43,7 +43,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams; Payload: contract.UpdateProductBody }>({
       method: "PATCH",
-      path: "/products/{id}",
+      path: "/{id}",
       options: {
         auth: admins,
         ...jsonBody(contract.UpdateProductBody),
@@ -53,7 +53,7 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams }>({
       method: "DELETE",
-      path: "/products/{id}",
+      path: "/{id}",
       options: {
         auth: admins,
         validate: validateWith({ params: contract.IdParams }),
@@ -63,6 +63,5 @@ export const productRoutes: Plugin<{ dataAccess: DataAccess }> = {
         },
       },
     });
-    server.route(["/products", "/products/{id}"].map(methodNotAllowed));
   },
 };

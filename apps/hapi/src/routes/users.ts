@@ -1,20 +1,20 @@
 import * as contract from "@api-ref/contract";
 import type { DataAccess } from "@api-ref/core";
 import type { Plugin } from "@hapi/hapi";
-import { jsonBody } from "../json-body.ts";
+import { jsonBody } from "../edges/json-body.ts";
+import { validateWith } from "../edges/validate.ts";
 import { principal } from "../plugins/auth.ts";
-import { validateWith } from "../validate.ts";
-import { methodNotAllowed } from "./method-not-allowed.ts";
 
 /** Listing and creating users is an admin's; `/users/{id}` is any signed-in caller's, on their own row (core). */
 const admins = { access: { scope: "admin" } };
 
+// Paths relative to `/users`, the prefix app.ts registers this plugin under (`routes: { prefix }`).
 export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
   name: "user-routes",
   register(server, { dataAccess: { users } }) {
     server.route<{ Query: contract.ListUsersQuery }>({
       method: "GET",
-      path: "/users",
+      path: "/",
       options: {
         auth: admins,
         validate: validateWith({ query: contract.ListUsersQuery }),
@@ -23,7 +23,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Payload: contract.CreateUserBody }>({
       method: "POST",
-      path: "/users",
+      path: "/",
       options: {
         auth: admins,
         ...jsonBody(contract.CreateUserBody),
@@ -35,7 +35,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams }>({
       method: "GET",
-      path: "/users/{id}",
+      path: "/{id}",
       options: {
         validate: validateWith({ params: contract.IdParams }),
         handler: (request) => users.get(request.params.id, principal(request)),
@@ -43,7 +43,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams; Payload: contract.UpdateUserBody }>({
       method: "PATCH",
-      path: "/users/{id}",
+      path: "/{id}",
       options: {
         ...jsonBody(contract.UpdateUserBody),
         validate: validateWith({ params: contract.IdParams }),
@@ -52,7 +52,7 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
     });
     server.route<{ Params: contract.IdParams }>({
       method: "DELETE",
-      path: "/users/{id}",
+      path: "/{id}",
       options: {
         validate: validateWith({ params: contract.IdParams }),
         async handler(request, h) {
@@ -61,6 +61,5 @@ export const userRoutes: Plugin<{ dataAccess: DataAccess }> = {
         },
       },
     });
-    server.route(["/users", "/users/{id}"].map(methodNotAllowed));
   },
 };

@@ -1,19 +1,16 @@
 import { type AppConfig, createHttpMetrics } from "@api-ref/core";
 import { type DynamicModule, Global, Module } from "@nestjs/common";
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from "@nestjs/core";
+import { APP_INTERCEPTOR } from "@nestjs/core";
 import { APP_CONFIG } from "../config.ts";
 import { DataAccessModule } from "../data-access/data-access.module.ts";
 import { FRAMEWORK, METRICS } from "../metrics.ts";
-import { ContractValidationPipe } from "./contract-validation.pipe.ts";
-import { ProblemFilter } from "./problem.filter.ts";
 import { RouteLabelInterceptor } from "./route-label.interceptor.ts";
 import { ShutdownGrace } from "./shutdown-grace.ts";
 
 /**
  * What every route of the application shares, whatever module serves it: the configuration, the server's name
- * and its metrics as global providers, the shared data access, and the cross-cutting pieces bound globally
- * through Nest's DI tokens — the problem+json filter, the contract's validation pipe, the route-label
- * interceptor — plus the bounded graceful shutdown.
+ * and its metrics as global providers, the shared data access, the route-label interceptor bound globally through
+ * Nest's DI token, and the bounded graceful shutdown. The contract's filter and pipe are EdgesModule's.
  */
 @Global()
 @Module({})
@@ -27,8 +24,6 @@ export class CommonModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: FRAMEWORK, useValue: framework },
         { provide: METRICS, useFactory: () => createHttpMetrics(framework) },
-        { provide: APP_FILTER, useClass: ProblemFilter },
-        { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: RouteLabelInterceptor },
         ShutdownGrace,
       ],

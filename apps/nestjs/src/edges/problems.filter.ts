@@ -11,7 +11,7 @@ import {
   NotFoundException,
 } from "@nestjs/common";
 import { HttpAdapterHost } from "@nestjs/core";
-import { matchedRouteOf, type PlatformRoute, rawRequestOf, routeLabelOf, setRouteLabel } from "./http.ts";
+import { matchedRouteOf, type PlatformRoute, rawRequestOf, routeLabelOf, setRouteLabel } from "../common/http.ts";
 
 /** The `content-type` of every error, on both platforms alike. */
 export const PROBLEM_CONTENT_TYPE_UTF8 = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
@@ -38,8 +38,8 @@ const fastifyCode = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 
 @Catch()
-export class ProblemFilter implements ExceptionFilter {
-  private readonly logger = new Logger("ProblemFilter");
+export class ProblemsFilter implements ExceptionFilter {
+  private readonly logger = new Logger("ProblemsFilter");
 
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 

@@ -4,8 +4,8 @@ import type { DataAccess, HttpMetrics } from "@api-ref/core";
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from "@nestjs/common";
 import { Public } from "../auth/public.decorator.ts";
 import type { ResponseHeaders } from "../common/http.ts";
-import { JsonBody } from "../common/json-body.interceptor.ts";
 import { DATA_ACCESS } from "../data-access/data-access.module.ts";
+import { JsonBody } from "../edges/json-body.interceptor.ts";
 import { FRAMEWORK, METRICS } from "../metrics.ts";
 
 /**

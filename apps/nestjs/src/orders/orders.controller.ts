@@ -4,8 +4,8 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { CurrentUser } from "../auth/current-user.decorator.ts";
 import { Roles } from "../auth/roles.decorator.ts";
 import { RequestHeaders, type ResponseHeaders } from "../common/http.ts";
-import { JsonBody } from "../common/json-body.interceptor.ts";
 import { OrdersRepository } from "../data-access/data-access.module.ts";
+import { JsonBody } from "../edges/json-body.interceptor.ts";
 
 /**
  * A customer places orders for themself and reaches only their own (the repository's queries take the caller: 404

@@ -3,8 +3,8 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { Public } from "../auth/public.decorator.ts";
 import { Roles } from "../auth/roles.decorator.ts";
 import type { ResponseHeaders } from "../common/http.ts";
-import { JsonBody } from "../common/json-body.interceptor.ts";
 import { ProductsRepository } from "../data-access/data-access.module.ts";
+import { JsonBody } from "../edges/json-body.interceptor.ts";
 
 /** Anyone reads products; admins write them. */
 @Controller("products")

@@ -4,8 +4,8 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { CurrentUser } from "../auth/current-user.decorator.ts";
 import { Roles } from "../auth/roles.decorator.ts";
 import type { ResponseHeaders } from "../common/http.ts";
-import { JsonBody } from "../common/json-body.interceptor.ts";
 import { UsersRepository } from "../data-access/data-access.module.ts";
+import { JsonBody } from "../edges/json-body.interceptor.ts";
 
 /** Admins list and create users; a customer reaches only themself (the repository's query answers 404 for others). */
 @Controller("users")
