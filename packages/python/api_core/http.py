@@ -1,7 +1,7 @@
 """The contract's transport rules for any Python server (packages/core/src/http.ts's twin): request ids, which
 bodies are JSON, the body limit, and parsing JSON as JavaScript's `JSON.parse` plus secure-json-parse do
 (apps/express/src/edges/json-body.ts is the reference). Reading the body is the server's own (apps/fastapi's
-app/http.py, bench/baselines/raw_asgi.py).
+app/edges/json_body.py, bench/baselines/raw_asgi.py).
 """
 
 from __future__ import annotations
