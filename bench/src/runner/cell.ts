@@ -138,7 +138,8 @@ export function loadConfig(spec: CellSpec, ctx: ScenarioRunContext): LoadConfig 
   };
 }
 
-function newCell(spec: CellSpec): CellResult {
+/** A cell's record before it runs: what it measures, where and when, on which process. */
+export function newCell(spec: CellSpec): CellResult {
   const pid = spec.target.process?.pid;
   return {
     scenario: spec.scenario,

@@ -1,7 +1,7 @@
 // --restart cell: each measured cell on a new process of its server (intervals then carry how processes differ:
 // bench/results/precision-study/README.md), parked after it so that no idle server's GC lands in another's cell.
 import type { CellResult } from "../results/schema.ts";
-import type { CellSpec, CellState } from "./cell.ts";
+import { type CellSpec, type CellState, newCell } from "./cell.ts";
 import type { LiveTarget, ScenarioRunContext } from "./types.ts";
 
 /**
@@ -19,17 +19,9 @@ export async function freshProcess(
   try {
     return { startupMs: await ctx.restart.fresh(spec.target) };
   } catch (error) {
-    return {
-      failed: {
-        scenario: spec.scenario,
-        connections: spec.connections,
-        repeat: spec.repeat,
-        target: spec.target.name,
-        position: spec.position,
-        startedAt: new Date().toISOString(),
-        failure: `the server did not restart: ${(error as Error).message.split("\n")[0]}`,
-      },
-    };
+    // No pid: the process that was asked for never started.
+    const { pid: _none, ...cell } = newCell(spec);
+    return { failed: { ...cell, failure: `the server did not restart: ${(error as Error).message.split("\n")[0]}` } };
   }
 }
 
