@@ -1,10 +1,5 @@
-// `--workers N` for the Node servers: node:cluster's primary, forking N copies of a server's own entry point
-// (`node src/server.ts`, `node dist/main.js`, a baseline) that share its listening port (the primary accepts and
-// hands connections out round-robin). Each worker is the unchanged app, configured by the same environment, so
-// the app's code stays as its framework's examples write it; the bench divides DB_POOL_SIZE among the workers.
-// SIGTERM/SIGINT go to every worker (each shuts down gracefully); the primary exits when all have, with the
-// first non-zero code. A worker that dies while the server runs is not replaced: the bench then sees a failure.
-//
+// `--workers N` for the Node servers: node:cluster forks N copies of the unchanged app (so its code stays as its
+// framework writes it), sharing its port; signals go to every worker, and one that dies is not replaced (a failure).
 // usage (cwd: the app's directory): WEB_CONCURRENCY=N node bench/src/cluster.ts <entry> [args...]
 import cluster from "node:cluster";
 

@@ -1,10 +1,6 @@
-// --cpus / --memory: each server the bench starts runs in a control group of its own with a CPU quota and a
-// memory limit, which every process of the server (a cluster primary and its workers, uvicorn's supervisor and
-// workers) shares; the load generator, PostgreSQL and the harness stay outside. cgroup v2 where it is mounted
-// (/sys/fs/cgroup/cgroup.controllers), else cgroup v1's cpu and memory hierarchies; where neither can be
-// written (not root, a read-only mount) the run refuses to start rather than run unlimited. Groups are made
-// under the bench's own group (so that limits around the bench still apply) and removed at the end, on errors
-// and on Ctrl-C.
+// --cpus / --memory: a control group per server that all its processes share (cgroup v2, else v1's cpu and memory),
+// under the bench's own group and removed at the end; where none can be written the run refuses rather than run
+// unlimited (bench/docs/method.md, "Resource limits").
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Implementation } from "@api-ref/harness";

@@ -87,22 +87,36 @@ const TALLIED: Record<Verdict, string> = {
   "not measured here": "not measured here",
 };
 
+const PAGE_CSS = [
+  "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:1em 0}",
+  "td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}td.n{text-align:right;white-space:nowrap}",
+  "small{color:#555;font-weight:normal}.note{color:#555}svg.chart{display:block;margin:1em 0;font-size:11px}",
+  "svg .chart-title,svg .article{font-weight:600}svg .tick{fill:#666}",
+].join("");
+
 /** The --claims page: one chart of every figure (HTML), then one section per article with its table and verdicts. */
 export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, smoke: boolean) {
   const rows = runs.flatMap((r) => r.table.rows);
   const tally = VERDICTS.map((v) => `${rows.filter((row) => row.verdict === v).length} ${TALLIED[v]}`).join(", ");
   const intro = [
-    "Five published benchmark articles, each re-run here as the nearest setup one machine allows (`pnpm bench --claims`). Each section says what changed from the article's setup, then compares the article's ratios between frameworks with ours from the same run (95% intervals); every preset's full report is in its own directory beside this page.",
+    "Five published benchmark articles, each re-run here as the nearest setup one machine allows " +
+      "(`pnpm bench --claims`). Each section says what changed from the article's setup, then compares the " +
+      "article's ratios between frameworks with ours from the same run (95% intervals); every preset's full report " +
+      "is in its own directory beside this page.",
     smoke
-      ? "**Smoke run:** cells of a quarter second (the scrypt routes a second), two repeats: the tables show that every figure is produced, not what holds."
+      ? "**Smoke run:** cells of a quarter second (the scrypt routes a second), two repeats: the tables show that " +
+        "every figure is produced, not what holds."
       : "",
-    `Verdicts over all published figures: ${tally}. *Can't tell*: ours would not hold, but its 95% interval contains the article's ratio or is wider than ±${WIDE * 100}%, too wide to decide, or there is no interval (a single figure).`,
+    `Verdicts over all published figures: ${tally}. *Can't tell*: ours would not hold, but its 95% interval ` +
+      `contains the article's ratio or is wider than ±${WIDE * 100}%, too wide to decide, or there is no interval ` +
+      "(a single figure).",
   ].filter(Boolean);
   const markdown = [
     "# Do the articles hold?",
     "",
     ...intro.flatMap((p) => [p, ""]),
-    "The chart of every figure — the article's ratio and ours with its 95% interval on one log axis, coloured by verdict — is in `claims.html`.",
+    "The chart of every figure — the article's ratio and ours with its 95% interval on one log axis, coloured by " +
+      "verdict — is in `claims.html`.",
     "",
     ...runs.flatMap((r) => claimsMarkdown(r.table, r.preset, 2)),
   ].join("\n");
@@ -116,7 +130,10 @@ export function claimsPage(runs: Array<{ table: ClaimsTable; preset: Preset }>, 
         .replace(/`(.+?)`/g, "<code>$1</code>")}</p>`,
   );
   const sections = runs.map((r) => claimsHtml(r.table, r.preset));
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Do the articles hold?</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top}td.n{text-align:right;white-space:nowrap}small{color:#555;font-weight:normal}.note{color:#555}svg.chart{display:block;margin:1em 0;font-size:11px}svg .chart-title,svg .article{font-weight:600}svg .tick{fill:#666}</style></head><body><h1>Do the articles hold?</h1>${paragraphs.join("")}${claimsChart(runs.map((r) => r.table))}${sections.join("")}</body></html>\n`;
+  const title = "<title>Do the articles hold?</title>";
+  const head = `<!doctype html><html lang="en"><head><meta charset="utf-8">${title}<style>${PAGE_CSS}</style></head>`;
+  const body = `${paragraphs.join("")}${claimsChart(runs.map((r) => r.table))}${sections.join("")}`;
+  const html = `${head}<body><h1>Do the articles hold?</h1>${body}</body></html>\n`;
   return { markdown: `${markdown}\n`, html };
 }
 

@@ -92,7 +92,9 @@ export function tableRow(row: SummaryRow, database = false, targets: readonly Ta
   const name = role ? `*${row.target}* (${role})` : row.target;
   if (row.status === "failed") {
     const failed = `**FAILED**: ${escapeCell(row.failure ?? "")}`;
-    return `| ${name} | ${failed} | – | – | – | ${row.runtime ?? "–"} | – | – | – | ${row.non2xx} / ${row.errors} | – | – | – | – | – |`;
+    const runtime = row.runtime ?? "–";
+    const errors = `${row.non2xx} / ${row.errors}`;
+    return `| ${name} | ${failed} | – | – | – | ${runtime} | – | – | – | ${errors} | – | – | – | – | – |`;
   }
   const flag = row.loadGeneratorSaturated ? ` ${SATURATED}` : "";
   const short = row.belowRate ? ` ${BELOW_RATE}` : "";

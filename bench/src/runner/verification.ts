@@ -49,7 +49,8 @@ function reportFailure(
 ) {
   const first = result.failures[0];
   ctx.io.log(
-    `✗ ${name} on ${target}: verification failed (${result.failed}/${result.checked}), not measured: ${first?.request} → ${first?.problem}`,
+    `✗ ${name} on ${target}: verification failed (${result.failed}/${result.checked}), not measured: ` +
+      `${first?.request} → ${first?.problem}`,
   );
   const output = ctx.output?.(target).trim();
   if (output) ctx.io.log(`  ${target} output (last lines):\n${output.split("\n").slice(-15).join("\n")}`);
