@@ -541,8 +541,8 @@ try {
       },
     );
   };
-  // Two rows at a time: with four, every suite's 20 racing registrations (20 scrypt hashes each) starved the
-  // containers until a new database connection took past its 2 s bound and elysia answered 503s.
+  // Two rows at a time, one a core: with four, every suite's 20 racing registrations (20 scrypt hashes each) starved
+  // the containers (and on Bun the hashes also starved the handshakes of new connections: packages/db's password.ts).
   const queue = imageRows.filter((i) => runList.includes(i.name));
   const worker = async () => {
     for (let impl = queue.shift(); impl; impl = queue.shift()) await runFromImage(impl);

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
 import { concurrencyLimit } from "./concurrency.ts";
 
@@ -11,10 +12,12 @@ const scryptOnPool = promisify(scryptCallback) as (
 ) => Promise<Buffer>;
 
 /**
- * Hashes at once, at most. libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default) also runs DNS lookups and the
- * SCRAM handshake of new database connections: behind a burst of logins they waited past the connect timeout (503).
+ * Hashes at once, at most, leaving two of the threads they run on free: the same pool runs the SCRAM handshake of
+ * new database connections (and DNS lookups), which behind a burst of logins waited past the connect timeout (503).
+ * That pool is libuv's on Node (UV_THREADPOOL_SIZE, 4 by default) and Bun's work pool, a thread per core, on Bun.
  */
-const HASHES_AT_ONCE = Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2);
+const HASH_THREADS = process.versions.bun ? availableParallelism() : Number(process.env.UV_THREADPOOL_SIZE) || 4;
+const HASHES_AT_ONCE = Math.max(1, HASH_THREADS - 2);
 const inHashTurn = concurrencyLimit(HASHES_AT_ONCE);
 
 const scrypt = (...args: Parameters<typeof scryptOnPool>): Promise<Buffer> => inHashTurn(() => scryptOnPool(...args));
