@@ -17,7 +17,7 @@ export function bench(args: string[], env: Record<string, string> = {}) {
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => resolve({ code, output, pid: child.pid }));
+    child.on("close", (code) => resolve({ code, output, pid: child.pid }));
   });
 }
 

@@ -57,7 +57,7 @@ beforeAll(async () => {
     });
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.once("exit", (code) => resolve({ code, stdout }));
+    child.once("close", (code) => resolve({ code, stdout }));
   });
   run = { code, stdout, xml: readFileSync(junit, "utf8"), json: JSON.parse(readFileSync(json, "utf8")) };
 }, 120_000);

@@ -31,7 +31,8 @@ async function startWith(impl: (typeof started)[number], env: Record<string, str
   child.stdout.on("data", (c: Buffer) => {
     stdout += c.toString();
   });
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  // "close", not "exit": the pipes can still hold the last of its output when the process has exited.
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   return { code, stdout, stderr };
 }
 

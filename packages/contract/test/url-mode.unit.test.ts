@@ -76,7 +76,7 @@ describe("pnpm test:contract --url", () => {
       });
       let stderr = "";
       child.stderr.on("data", (chunk) => (stderr += chunk));
-      child.once("exit", (code) => resolve({ code, stderr }));
+      child.once("close", (code) => resolve({ code, stderr }));
     });
 
   it("stops before the run with one line and exit 2 when JWT_SECRET is not the server's", async () => {

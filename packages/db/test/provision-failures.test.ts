@@ -221,7 +221,7 @@ describe("the db CLIs", () => {
       child.stderr.on("data", (c: Buffer) => {
         stderr += c.toString();
       });
-      child.on("exit", (code) => resolve({ code, stderr }));
+      child.on("close", (code) => resolve({ code, stderr }));
     });
 
   it("say what is wrong with DATABASE_URL in one line and exit non-zero", async () => {

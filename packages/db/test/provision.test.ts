@@ -195,7 +195,7 @@ describe("process exit", () => {
     child.stdout.on("data", (chunk: Buffer) => {
       adminUrl += chunk.toString();
     });
-    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
     expect(code).toBe(3);
     expect(await portOpen(Number(new URL(adminUrl.trim()).port))).toBe(false);
   });

@@ -17,7 +17,7 @@ function pnpm(args: string[], env: NodeJS.ProcessEnv = {}) {
   child.stderr.on("data", (c: Buffer) => {
     output += c.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   return { child, exited, output: () => output };
 }
 

@@ -28,13 +28,18 @@ export function runCommand(
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
-    const timer =
-      options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+    // A killed command's own children can keep its pipes open: its end is then its kill, a moment later.
+    const killAtTimeout = () => {
+      child.kill("SIGKILL");
+      setTimeout(() => resolve({ code: null, output }), 2_000).unref();
+    };
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(killAtTimeout, options.timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
       resolve({ code: null, output, error });
     });
-    child.on("exit", (code) => {
+    // "close", not "exit": the pipes can still hold the last of its output when the process has exited.
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
     });
