@@ -1,7 +1,8 @@
 """The entry point as a process (`python -m app.server`, what the image and the harness start): a JWT_SECRET it
 cannot sign with, or an AUTH_RATE_LIMIT that is no limit, is refused in one line with exit 2; nothing a client sends
 to prove who it is — the `authorization` and `cookie` values, a password — reaches its logs, at the most verbose
-level there is; and the rate limit counts the connection's address, whatever forwarding header a client sends."""
+level there is; a client that leaves mid-body is not logged as the server's error; and the rate limit counts the
+connection's address, whatever forwarding header a client sends."""
 
 from __future__ import annotations
 
@@ -129,3 +130,19 @@ def test_the_rate_limit_trusts_no_forwarding_header() -> None:
         assert statuses == [503, 503, 429, 429]  # the database is unreachable: a 503 counts as well
     finally:
         stop(process)
+
+
+def test_a_client_that_leaves_mid_body_is_not_logged_as_the_servers_error() -> None:
+    process, connection = serve({"LOG_LEVEL": "info"})
+    connection.close()
+    port = connection.port
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as client:
+            head = b"POST /auth/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            client.sendall(head + b'content-length: 100\r\n\r\n{"email":')
+            time.sleep(0.3)  # the server is reading the body when the client goes
+        time.sleep(0.3)
+    finally:
+        logs = stop(process)
+    assert "unhandled error" not in logs
+    assert "Traceback" not in logs

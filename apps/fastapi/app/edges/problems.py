@@ -7,6 +7,8 @@
 - RequestValidationError, should a FastAPI-declared parameter ever fail: the contract's 400, first part only
   (the routes validate with validate.py's dependencies, which raise the contract's 400 themselves);
 - an unreachable database: 503, the process keeps serving;
+- a client that left before its body arrived (Starlette's ClientDisconnect): the 400 of a cut body, as raw-body
+  answers in the Node apps, logged at debug (nobody is left to read it; it is not the server's error);
 - anything else, a response its `response_model` refuses (ResponseValidationError) included: 500, logged, no
   details.
 """
@@ -20,10 +22,17 @@ import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
 from api_contract import exported as contract
-from api_contract.problems import PROBLEM_CONTENT_TYPE, ProblemError, unavailable, validation_problem
+from api_contract.problems import (
+    PROBLEM_CONTENT_TYPE,
+    ProblemError,
+    malformed_json,
+    unavailable,
+    validation_problem,
+)
 from api_core.db import DATABASE_UNAVAILABLE
 
 from .json_response import dumps
@@ -97,6 +106,11 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
     return ProblemResponse(unavailable())
 
 
+async def client_disconnect(request: Request, error: Exception) -> Response:
+    logger.debug("client left before its body arrived: %s %s", request.method, request.url.path)
+    return ProblemResponse(malformed_json())
+
+
 async def internal_client_error(request: Request, error: Exception) -> Response:
     """asyncpg raises InternalClientError ("cannot switch to state …; another operation … is in progress") for a
     query sent on a pooled connection whose session PostgreSQL has just ended: the server's FATAL 57P01 arrives on
@@ -121,4 +135,5 @@ def install(app: FastAPI) -> None:
     for kind in DATABASE_UNAVAILABLE:
         app.add_exception_handler(kind, database_unavailable)
     app.add_exception_handler(asyncpg.InternalClientError, internal_client_error)
+    app.add_exception_handler(ClientDisconnect, client_disconnect)
     app.add_exception_handler(Exception, unexpected)
