@@ -1,5 +1,6 @@
 // Baseline that splits a database figure on Bun in two: raw Bun.serve serving the database scenarios through
-// packages/core exactly as the apps call it, no framework (the same routes as node-http-prisma: prisma-routes.ts).
+// packages/data-access exactly as the apps call it, no framework (the same routes as node-http-prisma:
+// prisma-routes.ts).
 //   implementation on Bun ÷ bun-http-prisma = what the framework costs on Bun,
 //   bun-http-prisma ÷ bun-http-pg           = what the data access (Prisma and its driver adapter) costs on Bun.
 // Run with `bun baselines/bun-http-prisma.ts`.

@@ -2,11 +2,11 @@
 // contract's per-request duties that every implementation also pays for (an x-request-id on every response,
 // http_requests_total and the duration histogram for /metrics), problem+json errors, reading a JSON body, and
 // start-up and shutdown from the environment like every app. Nothing here is a framework: plain node:http, written
-// the way one would by hand. The metrics are core's own (`@api-ref/core/metrics` loads prom-client only): the raw
+// the way one would by hand. The metrics are the apps' own (`@api-ref/server/metrics` loads prom-client only): the raw
 // baselines load neither Zod nor Prisma. fetch-common.ts is the same for Bun.serve and Deno.serve.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { createHttpMetrics } from "@api-ref/core/metrics";
+import { createHttpMetrics } from "@api-ref/server/metrics";
 import {
   type Baseline,
   BODY_LIMIT,

@@ -3,7 +3,7 @@
 // problem+json errors, the JSON body read with its 415/413/400), served by the runtime's own server — `Bun.serve`
 // on Bun, `Deno.serve` on Deno — on PORT/HOST, stopped gracefully on SIGTERM/SIGINT. Raw: no framework, nothing
 // between the runtime's server and the handlers. bun-http, deno-http, bun-http-pg and bun-http-prisma run on it.
-import { createHttpMetrics } from "@api-ref/core/metrics";
+import { createHttpMetrics } from "@api-ref/server/metrics";
 import {
   type Baseline,
   BODY_LIMIT,

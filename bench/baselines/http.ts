@@ -4,7 +4,7 @@
 // Deno.serve, so that node-http, bun-http and deno-http (and their database siblings) answer from the very same
 // handlers. The problem catalogue is the contract's own (`@api-ref/contract/problem-kinds`, no imports).
 import { PROBLEMS, type ProblemKind } from "@api-ref/contract/problem-kinds";
-import type { HttpMetrics } from "@api-ref/core/metrics";
+import type { HttpMetrics } from "@api-ref/server/metrics";
 
 export type { HttpMetrics, ProblemKind };
 

@@ -1,6 +1,6 @@
 // What the raw PostgreSQL baselines answer: every route the database scenarios send (users, products and orders CRUD
 // with lists and includes, register, login) plus /health and /ready, running the SQL each route of the shared data
-// access runs (packages/core) and answering the same JSON. One route table over a `Db` (db.ts: pg with named
+// access runs (packages/data-access) and answering the same JSON. One route table over a `Db` (db.ts: pg with named
 // prepared statements, or Bun's built-in SQL client), served by node:http (node-http-pg.ts) or Bun.serve
 // (bun-http-pg.ts). Not in the contract suite.
 //

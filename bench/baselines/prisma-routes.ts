@@ -1,14 +1,15 @@
 // Baselines that split a database figure in two: a raw server (node:http in node-http-prisma.ts, Bun.serve in
-// bun-http-prisma.ts) serving the database scenarios through packages/core exactly as the apps call it
+// bun-http-prisma.ts) serving the database scenarios through packages/data-access exactly as the apps call it
 // (createDataAccess: the same Prisma client, pool, queries, DTOs and error translation), with no framework around
 // it. Requests are read by hand as in the raw pg baselines (requests.ts), so that the two differ only in their
 // data access:
 //   implementation ÷ <runtime>-http-prisma   = what the framework costs,
 //   <runtime>-http-prisma ÷ <runtime>-http-pg = what the data access (Prisma and its driver adapter) costs.
-// Callers are authenticated as the apps authenticate them, by core's own `auth.authenticate` (the token verified with
-// jose, the user's role read through Prisma) and `requireAdmin`, before the body is read.
+// Callers are authenticated as the apps authenticate them, by the data access's own `auth.authenticate` (the token
+// verified with jose, the user's role read through Prisma) and `requireAdmin`, before the body is read.
 import { type OrderStatus, ProblemError } from "@api-ref/contract";
-import { createDataAccess, internalError, loadConfig, type Principal, requireAdmin } from "@api-ref/core";
+import { createDataAccess, internalError, type Principal, requireAdmin } from "@api-ref/data-access";
+import { loadConfig } from "@api-ref/server";
 import {
   type Baseline,
   empty,
@@ -95,9 +96,9 @@ const created = (path: string, value: { id: string }) => json(201, value, { loca
 export function prismaBaseline(framework: string): { baseline: Baseline; close: () => Promise<void> } {
   const dataAccess = createDataAccess(loadConfig());
   const { users, products, orders, auth } = dataAccess;
-  /** The caller, as every app learns it: core's authenticate (a 401 problem with its www-authenticate). */
+  /** The caller, as every app learns it: the data access's authenticate (a 401 problem with its www-authenticate). */
   const caller = (req: Incoming): Promise<Principal> => auth.authenticate(req.authorization);
-  /** The caller, who must be an admin (core's requireAdmin: a 403 otherwise). */
+  /** The caller, who must be an admin (the data access's requireAdmin: a 403 otherwise). */
   const admin = async (req: Incoming): Promise<Principal> => {
     const principal = await caller(req);
     requireAdmin(principal);
@@ -203,7 +204,7 @@ export function prismaBaseline(framework: string): { baseline: Baseline; close: 
       }),
     ],
     onError: (error) => {
-      // packages/core throws the contract's problems (its database errors already translated, 503 included).
+      // packages/data-access throws the contract's problems (its database errors already translated, 503 included).
       if (!(error instanceof ProblemError)) process.stderr.write(`${(error as Error).stack}\n`);
       const known = error instanceof ProblemError ? error : internalError();
       return new Problem(known.kind as ProblemKind, known.message, known.errors, known.headers);

@@ -1,6 +1,6 @@
 // How both database baselines read a request: the path id, paging and filters, and the bodies the database
 // scenarios send, checked by hand (no schema library) as the contract asks. Shared so that the two baselines
-// differ only in their data access (raw pg or packages/core on Prisma).
+// differ only in their data access (raw pg or packages/data-access on Prisma).
 import { invalid, UUID } from "./common.ts";
 
 type Row = Record<string, unknown>;

@@ -1,8 +1,8 @@
 // The raw baselines' bearer tokens, by hand: HS256 JWTs signed and verified with node:crypto's HMAC (and a
-// constant-time comparison), no JWT library — the format of docs/api.md ("Formats every implementation shares"), so
-// a token one server issues every other accepts. Verification refuses what the implementations refuse (jose in
-// packages/core): `alg: none` and every other algorithm, a bad signature, a missing or past `exp`, a `sub` that is
-// not a UUID. Runtime-neutral (Node, Bun and Deno all have node:crypto): pg-routes.ts uses it on every runtime.
+// constant-time comparison), no JWT library — the format of docs/api.md ("Formats every implementation shares"), so a
+// token one server issues every other accepts. Verification refuses what the implementations refuse (jose in
+// packages/data-access): `alg: none` and every other algorithm, a bad signature, a missing or past `exp`, a `sub` that
+// is not a UUID. Runtime-neutral (Node, Bun and Deno all have node:crypto): pg-routes.ts uses it on every runtime.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Problem, UUID } from "./http.ts";
 

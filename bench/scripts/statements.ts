@@ -1,5 +1,5 @@
 // pnpm --dir bench run statements — what each data-access path sends PostgreSQL per request, on user-by-id,
-// products-list and order-create: the raw baseline (node-http-pg), packages/core through Prisma's client API
+// products-list and order-create: the raw baseline (node-http-pg), packages/data-access through Prisma's client API
 // (node-http-prisma) and through its raw-SQL path (node-http-prisma[sql], DATA_ACCESS=sql).
 //
 // Each baseline server runs with one pooled connection (DB_POOL_SIZE=1, so that a statement prepared once is

@@ -27,11 +27,11 @@ function onRuntime(runtime: "bun" | "deno", args: string[]): Pick<Baseline, "run
 /** `deno run` as the Deno rows run: every permission (a server reads its environment, listens, connects), no prompt. */
 const DENO_RUN = ["run", "--allow-all", "--no-prompt"];
 
-/** packages/core with no framework around it; listed twice below, in its client and its sql mode. */
+/** packages/data-access with no framework around it; listed twice below, in its client and its sql mode. */
 const NODE_HTTP_PRISMA: Baseline = {
   name: "node-http-prisma",
   framework: "node-http-prisma",
-  variant: "baseline: node:http + packages/core (Prisma), no framework",
+  variant: "baseline: node:http + packages/data-access (Prisma), no framework",
   language: "typescript",
   runtime: "node",
   dir: "bench",
@@ -40,11 +40,11 @@ const NODE_HTTP_PRISMA: Baseline = {
   layer: "data-access",
 };
 
-/** The same on Bun: raw Bun.serve calling packages/core, for the framework × data-access split of Bun rows. */
+/** The same on Bun: raw Bun.serve calling packages/data-access, for the framework × data-access split of Bun rows. */
 const BUN_HTTP_PRISMA: Baseline = {
   name: "bun-http-prisma",
   framework: "bun-http-prisma",
-  variant: "baseline: Bun.serve + packages/core (Prisma), no framework",
+  variant: "baseline: Bun.serve + packages/data-access (Prisma), no framework",
   language: "typescript",
   dir: "bench",
   ...onRuntime("bun", ["baselines/bun-http-prisma.ts"]),

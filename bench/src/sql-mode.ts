@@ -1,12 +1,12 @@
-// How a Node implementation runs in core's sql data-access mode (DATA_ACCESS=sql), and how such a row is named.
+// How a Node implementation runs in the shared data access's sql mode (DATA_ACCESS=sql), and how such a row is named.
 import type { Implementation } from "@api-ref/harness";
 
-/** How a Node implementation in core's sql data-access mode is named: `NAME[sql]`. */
+/** How a Node implementation in the shared data access's sql mode is named: `NAME[sql]`. */
 export const SQL_SUFFIX = "[sql]";
 export const inSqlMode = (name: string) => name.endsWith(SQL_SUFFIX);
 
 /**
- * An implementation in core's `sql` data-access mode (DATA_ACCESS=sql: the hot routes through Prisma's raw-SQL
+ * An implementation in the shared data access's `sql` mode (DATA_ACCESS=sql: the hot routes through Prisma's raw-SQL
  * path), measured as a row of its own named `NAME[sql]`. Its data-access baseline is node-http-prisma[sql].
  */
 export function withSqlDataAccess<T extends Implementation>(impl: T): T {

@@ -33,7 +33,7 @@ describe("layers", () => {
     ["addFields", `${PNPM}/pg@8.16.3/node_modules/pg/lib/result.js`, "pg driver"],
     ["writeHead", "node:_http_server", "node:http"],
     ["onStreamRead", "node:internal/stream_base_commons", "node:http"],
-    ["toUser", "file:///repo/packages/core/src/dto.ts", "app and core"],
+    ["toUser", "file:///repo/packages/data-access/src/dto.ts", "app and core"],
     ["handler", "file:///repo/bench/baselines/node-http-pg.ts", "app and core"],
     ["(garbage collector)", "", "GC"],
     ["(program)", "", "other"],

@@ -1,8 +1,8 @@
-// The process, on Bun: core's `serveFetchApp` reads the environment and hands this file the data access, metrics,
-// logger and config; the app's `fetch` is served by Bun.serve with the contract's limits (`listenWithBun`, the same
-// server the hono-bun row uses); SIGTERM/SIGINT stop it gracefully (stop accepting, let in-flight requests finish,
+// The process, on Bun: `@api-ref/server`'s `serveFetchApp` reads the environment and hands this file the data access,
+// metrics, logger and config; the app's `fetch` is served by Bun.serve with the contract's limits (`listenWithBun`, the
+// same server the hono-bun row uses); SIGTERM/SIGINT stop it gracefully (stop accepting, let in-flight requests finish,
 // close the database pool, exit 0). Run with `bun src/server.ts`.
-import { listenWithBun, serveFetchApp } from "@api-ref/core/serve-fetch";
+import { listenWithBun, serveFetchApp } from "@api-ref/server/serve-fetch";
 import type { Server } from "bun";
 import { buildApp, FRAMEWORK } from "./app.ts";
 

@@ -1,12 +1,12 @@
 // The app in Elysia's own testing idiom, with Bun's test runner: `app.handle(new Request(...))` runs a request through
-// the app in memory, on the fake data access from @api-ref/core/testing (no database, no server; FAKE_AUTH's headers
-// are a customer's and an admin's tokens). What is checked is what the Elysia wiring decides — routing, the auth
-// macro, the contract's schemas as Elysia's validators, the contract's body rules, the order of checks, problems,
+// the app in memory, on the fake data access from @api-ref/data-access/testing (no database, no server; FAKE_AUTH's
+// headers are a customer's and an admin's tokens). What is checked is what the Elysia wiring decides — routing, the
+// auth macro, the contract's schemas as Elysia's validators, the contract's body rules, the order of checks, problems,
 // request ids, metrics, logs. Raw-URL rules (`/%75sers`, dot segments) and the server's limits need Bun.serve and a
 // socket: the contract suite checks them over real HTTP.
 import { beforeEach, describe, expect, it, spyOn } from "bun:test";
 import { API_CONTENT_SECURITY_POLICY, allowHeader, docsContentSecurityPolicy } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics, type DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -17,7 +17,8 @@ import {
   jsonInit,
   MISSING_ID,
   FAKE_USER as user,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/server";
 import { type Logger, pino } from "pino";
 import { buildApp } from "../src/app.ts";
 

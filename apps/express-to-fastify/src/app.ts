@@ -8,18 +8,19 @@
 //   Fastify  /products, /products/:id                                     apps/fastify/src/routes/products.ts (moved)
 //   Express  /users, /users/:id, /orders, /orders/:id, /auth/*            apps/express/src/routes/*.ts (mounted)
 //
-// Who is calling, in each half: the Express routers bring apps/express's own `authenticate`/`requireAdmin`
-// middleware; the routes moved to Fastify list apps/fastify's `fastify.authenticate`/`fastify.requireAdmin` hooks.
-// Both ask core's `auth.authenticate` on the one data access, so one token works on both halves. The same split for
-// the rate limit on register and login: they are still Express routes, limited by apps/express's express-rate-limit.
-// The security headers are cross-cutting, Fastify's for both worlds (see legacy/express.ts).
+// Who is calling, in each half: the Express routers bring apps/express's own `authenticate`/`requireAdmin` middleware;
+// the routes moved to Fastify list apps/fastify's `fastify.authenticate`/`fastify.requireAdmin` hooks. Both ask the
+// data access's `auth.authenticate` on the one data access, so one token works on both halves. The same split for the
+// rate limit on register and login: they are still Express routes, limited by apps/express's express-rate-limit. The
+// security headers are cross-cutting, Fastify's for both worlds (see legacy/express.ts).
 
-import type { AppConfig, DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { appPlugins, serverOptions } from "@api-ref/fastify/app";
 import { methodNotAllowed } from "@api-ref/fastify/edges/strict-paths";
 import auth from "@api-ref/fastify/plugins/app/auth";
 import { metaRoutes } from "@api-ref/fastify/routes/meta";
 import { productRoutes } from "@api-ref/fastify/routes/products";
+import type { AppConfig } from "@api-ref/server";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";

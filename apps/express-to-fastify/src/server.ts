@@ -1,8 +1,9 @@
 // Reads the environment, builds the app, listens, and closes gracefully with the Fastify app's `serve()`. There is
 // one server, Fastify's (the Express routers never listen): on SIGTERM/SIGINT in-flight requests finish, whichever
 // world serves them, and the one database pool closes once.
-import { loadConfigOrExit } from "@api-ref/core";
+
 import { serve } from "@api-ref/fastify/serve";
+import { loadConfigOrExit } from "@api-ref/server";
 import { buildApp, FRAMEWORK } from "./app.ts";
 
 const config = loadConfigOrExit();

@@ -1,4 +1,4 @@
-// The template on the fake data access of @api-ref/core/testing, passed to `buildApp()` as apps/fastify's tests
+// The template on the fake data access of @api-ref/data-access/testing, passed to `buildApp()` as apps/fastify's tests
 // pass it: one data access serves both worlds, the routes moved to Fastify and the Express routers mounted through
 // @fastify/express. Over a real socket (`listen({ port: 0 })`), not `fastify.inject()`: Express swaps the
 // prototypes of the raw request and response, and light-my-request's fake ones then lose every body, the Fastify
@@ -7,7 +7,6 @@ import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy, SECURITY_HEADERS } from "@api-ref/contract";
 import { sendTo } from "@api-ref/contract/mixed-state";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -16,7 +15,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
 

@@ -1,13 +1,13 @@
-// The seams of the mixed state, over real HTTP and without a database (every request here is answered before the
-// data access is reached, but for the token: the fake data access of @api-ref/core/testing knows FAKE_AUTH's). The contract suite is the safety net for behaviour; these tests pin down what only a
-// half-migrated app can get wrong: the seams every mixed state has (`describeMixedSeams`, shared with
-// express-to-nestjs), then this bridge's own: a path served by both worlds or by neither, a URL decoded twice, the
-// 404, one close.
+// The seams of the mixed state, over real HTTP and without a database (every request here is answered before the data
+// access is reached, but for the token: the fake data access of @api-ref/data-access/testing knows FAKE_AUTH's). The
+// contract suite is the safety net for behaviour; these tests pin down what only a half-migrated app can get wrong: the
+// seams every mixed state has (`describeMixedSeams`, shared with express-to-nestjs), then this bridge's own: a path
+// served by both worlds or by neither, a URL decoded twice, the 404, one close.
 import type { AddressInfo } from "node:net";
 import { methodsByPath } from "@api-ref/contract";
 import { describeMixedSeams, problemOf, sendTo } from "@api-ref/contract/mixed-state";
-import type { DataAccess } from "@api-ref/core";
-import { createFakeDataAccess, FAKE_AUTH } from "@api-ref/core/testing";
+import type { DataAccess } from "@api-ref/data-access";
+import { createFakeDataAccess, FAKE_AUTH } from "@api-ref/data-access/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, FRAMEWORK } from "../src/app.ts";

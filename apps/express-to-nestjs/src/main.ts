@@ -1,9 +1,10 @@
 // Reads the environment, creates the one Nest application on apps/nestjs's Express platform, listens, and shuts
 // down gracefully: on SIGTERM/SIGINT Nest stops taking connections, lets in-flight requests finish — whichever
 // world serves them — runs the shutdown hooks (the one database pool is closed there) and the process exits 0.
-import { loadConfigOrExit } from "@api-ref/core";
+
 import { nestLogLevels } from "@api-ref/nestjs/config";
 import { expressPlatform } from "@api-ref/nestjs/platforms/express";
+import { loadConfigOrExit } from "@api-ref/server";
 import { Logger } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 import type { NestExpressApplication } from "@nestjs/platform-express";

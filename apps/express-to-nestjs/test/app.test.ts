@@ -1,9 +1,8 @@
 // The template as Nest teaches it to be tested: a testing module built from its AppModule with the data access
-// overridden by the fake of @api-ref/core/testing, which the moved Nest routes and the mounted Express routers both
-// get (one DATA_ACCESS provider), and supertest on the initialised application. mixed.test.ts starts the built app
+// overridden by the fake of @api-ref/data-access/testing, which the moved Nest routes and the mounted Express routers
+// both get (one DATA_ACCESS provider), and supertest on the initialised application. mixed.test.ts starts the built app
 // as a process instead, for what only the real server shows.
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy, SECURITY_HEADERS } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -13,9 +12,10 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
 import { DATA_ACCESS } from "@api-ref/nestjs/data-access/data-access.module";
 import { problemOf, startOn, TEST_CONFIG } from "@api-ref/nestjs/testing";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import type { INestApplication } from "@nestjs/common";
 import { Test } from "@nestjs/testing";
 import request from "supertest";

@@ -6,7 +6,7 @@
 // stream read by the wrong layer, one shutdown for both.
 import { methodsByPath } from "@api-ref/contract";
 import { describeMixedSeams, expressPaths, problemOf, sendTo } from "@api-ref/contract/mixed-state";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { build, implementations, launch, type RunningImplementation } from "@api-ref/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRAMEWORK } from "../src/app.module.ts";

@@ -1,7 +1,6 @@
 // The Express app as Express apps are tested: supertest on the app object (it listens on an ephemeral port for
-// each request and closes it), on the fake data access from @api-ref/core/testing: no database.
+// each request and closes it), on the fake data access from @api-ref/data-access/testing: no database.
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -10,7 +9,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/server";
 import { pino } from "pino";
 import request from "supertest";
 import { describe, expect, it, vi } from "vitest";

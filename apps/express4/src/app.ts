@@ -1,10 +1,11 @@
-import type { DataAccess, HttpMetrics } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 // The middleware and edges Express 4 and 5 run alike, imported unchanged from apps/express.
 import { problemHandler } from "@api-ref/express/edges/problems";
 import { securityHeaders } from "@api-ref/express/edges/security-headers";
 import { notFound, strictPaths } from "@api-ref/express/edges/strict-paths";
 import { recordMetrics } from "@api-ref/express/middleware/metrics";
 import { requestId } from "@api-ref/express/middleware/request-id";
+import type { HttpMetrics } from "@api-ref/server";
 import express from "express4";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";

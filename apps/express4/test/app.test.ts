@@ -1,8 +1,7 @@
 // The Express 4 app as Express apps are tested: supertest on the app object, on the fake data access from
-// @api-ref/core/testing (no database). Besides what apps/express's test checks, it checks what Express 4 would get
-// wrong without this app's changes: a rejected handler promise, the query parser, a request without a body.
+// @api-ref/data-access/testing (no database). Besides what apps/express's test checks, it checks what Express 4 would
+// get wrong without this app's changes: a rejected handler promise, the query parser, a request without a body.
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -11,7 +10,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/server";
 import { pino } from "pino";
 import request from "supertest";
 import { describe, expect, it, vi } from "vitest";

@@ -28,7 +28,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --disable-pip-version-check --no-input --quiet -r requirements-dev.txt
   echo "$wanted" >"$stamp"
 fi
-# The contract and the shared data access, imported as the Node apps import packages/contract and packages/core.
+# The contract and the shared data access, imported as the Node apps import packages/contract and packages/data-access.
 # Editable: edits to packages/python take effect at once, and its build/ export is found beside it.
 if ! .venv/bin/python -c 'import api_contract, api_core' 2>/dev/null; then
   echo "setup: installing packages/python (editable) into .venv"

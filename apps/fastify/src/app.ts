@@ -4,14 +4,8 @@
 // JSON bodies, problems, security headers) are plugins and handlers in edges/.
 
 import type { IncomingMessage } from "node:http";
-import {
-  type AppConfig,
-  BODY_LIMIT_BYTES,
-  type DataAccess,
-  HTTP_LIMITS,
-  httpServerOptions,
-  requestIdFrom,
-} from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
+import { type AppConfig, BODY_LIMIT_BYTES, HTTP_LIMITS, httpServerOptions, requestIdFrom } from "@api-ref/server";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify from "fastify";
 import fp from "fastify-plugin";
@@ -111,7 +105,7 @@ export const serverOptions = {
   requestIdHeader: false as const,
   genReqId: (req: IncomingMessage) => requestIdFrom(req.headers["x-request-id"]),
   bodyLimit: BODY_LIMIT_BYTES,
-  // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
+  // The contract's limits (@api-ref/server's limits.ts): node:http's options, and the two Fastify sets on the
   // server itself after creating it (its keep-alive default is 72 s).
   http: httpServerOptions,
   keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,

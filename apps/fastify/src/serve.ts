@@ -1,7 +1,7 @@
 // Listens and closes gracefully: on SIGTERM/SIGINT Fastify stops accepting connections, lets in-flight requests
 // finish, runs its onClose hooks (the database pool closes), and the process exits 0 (1 if that takes longer than
 // SHUTDOWN_GRACE_MS).
-import type { AppConfig } from "@api-ref/core";
+import type { AppConfig } from "@api-ref/server";
 import closeWithGrace from "close-with-grace";
 import type { FastifyInstance } from "fastify";
 

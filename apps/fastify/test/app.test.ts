@@ -1,8 +1,7 @@
 // The app as Fastify teaches testing it: `buildApp()` then `fastify.inject()` (Light my Request: no socket), in
-// each schema mode, on the fake data access from @api-ref/core/testing passed in place of a database.
+// each schema mode, on the fake data access from @api-ref/data-access/testing passed in place of a database.
 import { Writable } from "node:stream";
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy, SECURITY_HEADERS } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -12,7 +11,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -135,7 +135,7 @@ describe.each(SCHEMA_MODES)("in %s mode", (mode) => {
       expect((await send({ method: "GET", url: `/users/${FAKE_USER.id}` }, asAdmin)).statusCode).toBe(200);
     });
 
-    it("a customer may cancel their own order, and set no other status (core's 403)", async () => {
+    it("a customer may cancel their own order, and set no other status (the data access's 403)", async () => {
       const patch = (status: string) =>
         send({ method: "PATCH", url: `/orders/${FAKE_ORDER.id}`, body: { status } }, asCustomer);
       expectProblem(problemFrom(await patch("shipped")), "forbidden");

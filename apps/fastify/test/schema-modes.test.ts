@@ -22,7 +22,7 @@ import {
   UpdateProductBody,
   UpdateUserBody,
 } from "@api-ref/contract";
-import { parseJsonBody } from "@api-ref/core";
+import { parseJsonBody } from "@api-ref/server";
 import type { ZodTypeProvider } from "@fastify/type-provider-zod";
 import fc from "fast-check";
 import Fastify, { type InjectOptions } from "fastify";
@@ -121,8 +121,8 @@ function requestValues(schema: z.ZodType) {
 }
 
 /**
- * What Express answers for the same value: the contract's parse, as a status and an errors path set. A body is
- * first read as every app reads it, by core's `parseJsonBody`, which refuses `__proto__` keys (400, path `body`)
+ * What Express answers for the same value: the contract's parse, as a status and an errors path set. A body is first
+ * read as every app reads it, by `@api-ref/server`'s `parseJsonBody`, which refuses `__proto__` keys (400, path `body`)
  * before any schema sees them; `fc.jsonValue()` does generate such keys.
  */
 function contractAnswer(schema: z.ZodType, input: unknown, part: RequestPart) {

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
-import { type DataAccess, type HttpMetrics, httpServerOptions } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
+import { type HttpMetrics, httpServerOptions } from "@api-ref/server";
 import Hapi from "@hapi/hapi";
 import hapiPino from "hapi-pino";
 import type { Logger } from "pino";
@@ -43,7 +44,7 @@ export async function buildServer({ dataAccess, metrics, logger: parent, authRat
   const server = Hapi.server({
     port,
     host,
-    // The contract's limits (head size, timeouts, keep-alive; @api-ref/core's limits.ts), not Node's defaults.
+    // The contract's limits (head size, timeouts, keep-alive; @api-ref/server's limits.ts), not Node's defaults.
     listener: createServer(httpServerOptions),
     router: STRICT_ROUTER,
     // No other framework here compresses responses by default; errors are logged by the problem handler.

@@ -1,5 +1,5 @@
 import { methodsByPath } from "@api-ref/contract";
-import { UNMATCHED_ROUTE } from "@api-ref/core";
+import { UNMATCHED_ROUTE } from "@api-ref/server";
 
 /**
  * Hapi writes path parameters as `{id}`; the contract (the `allow` table, the metrics `route` label) as `:id`.

@@ -1,8 +1,9 @@
 // Reads the environment, starts the server, and shuts down gracefully: on SIGTERM/SIGINT `server.stop()` stops
 // accepting connections and lets in-flight requests finish (up to the grace period), then the database pool is
 // closed and the process exits 0.
-import { createDataAccess, createHttpMetrics, loadConfigOrExit } from "@api-ref/core";
-import { stopOnSignal } from "@api-ref/core/serve";
+import { createDataAccess } from "@api-ref/data-access";
+import { createHttpMetrics, loadConfigOrExit } from "@api-ref/server";
+import { stopOnSignal } from "@api-ref/server/serve";
 import { pino } from "pino";
 import { buildServer } from "./app.ts";
 
@@ -29,7 +30,7 @@ try {
 logger.info(`${metrics.framework} listening on ${server.info.uri}`);
 
 // Hapi's stop() cannot close the connections left at the end of the grace period here (`cleanStop` is off, see
-// app.ts): core's stopOnSignal does, as for every other server.
+// app.ts): `@api-ref/server`'s stopOnSignal does, as for every other server.
 stopOnSignal({
   logger,
   dataAccess,

@@ -1,9 +1,8 @@
-// The hapi server as hapi teaches testing it: `init()` initialises it without listening and `server.inject()`
-// sends requests through the whole lifecycle (extensions, auth, validation, onPreResponse), on the fake data access
-// from @api-ref/core/testing: no database, no socket. FAKE_AUTH's headers are a customer's and an admin's tokens.
+// The hapi server as hapi teaches testing it: `init()` initialises it without listening and `server.inject()` sends
+// requests through the whole lifecycle (extensions, auth, validation, onPreResponse), on the fake data access from
+// @api-ref/data-access/testing: no database, no socket. FAKE_AUTH's headers are a customer's and an admin's tokens.
 
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -13,7 +12,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/server";
 import type { Server, ServerInjectOptions, ServerInjectResponse } from "@hapi/hapi";
 import { type Logger, pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

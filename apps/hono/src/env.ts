@@ -1,4 +1,4 @@
-import type { Principal } from "@api-ref/core";
+import type { Principal } from "@api-ref/data-access";
 import type { HttpBindings } from "@hono/node-server";
 import type { RateLimitInfo } from "hono-rate-limiter";
 import type { Logger } from "pino";
@@ -30,7 +30,7 @@ export interface AppEnv {
  */
 export interface AuthEnv extends AppEnv {
   Variables: AppEnv["Variables"] & {
-    /** Who is calling: the token's user and their current role (core's `Principal`). */
+    /** Who is calling: the token's user and their current role (the data access's `Principal`). */
     user: Principal;
   };
 }

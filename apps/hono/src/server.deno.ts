@@ -1,8 +1,8 @@
-// The same app on Deno: core's `serveFetchApp` reads the environment and hands this file the data access, metrics
-// and logger; the app's `fetch` is served by Deno.serve (`listenWithDeno`, with the contract's limits); SIGTERM/SIGINT
-// stop it gracefully (stop accepting, let in-flight requests finish, close the database pool, exit 0).
+// The same app on Deno: `@api-ref/server`'s `serveFetchApp` reads the environment and hands this file the data access,
+// metrics and logger; the app's `fetch` is served by Deno.serve (`listenWithDeno`, with the contract's limits);
+// SIGTERM/SIGINT stop it gracefully (stop accepting, let in-flight requests finish, close the database pool, exit 0).
 // Run with `deno run --allow-all src/server.deno.ts` (registry row `hono-deno`).
-import { listenWithDeno, serveFetchApp } from "@api-ref/core/serve-fetch";
+import { listenWithDeno, serveFetchApp } from "@api-ref/server/serve-fetch";
 import { getConnInfo } from "hono/deno";
 import { buildApp, FRAMEWORK } from "./app.ts";
 

@@ -6,7 +6,7 @@
 // `auth.authenticate` knows two bearer tokens: FAKE_AUTH.customer (FAKE_USER, who owns FAKE_ORDER) and
 // FAKE_AUTH.admin (FAKE_ADMIN).
 import { API_CONTENT_SECURITY_POLICY, allowHeader, docsContentSecurityPolicy } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics, type DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import {
   FAKE_ADMIN as admin,
   createFakeDataAccess,
@@ -18,7 +18,8 @@ import {
   jsonInit,
   MISSING_ID,
   FAKE_USER as user,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,6 +1,6 @@
 // The same app on Bun and Deno (src/server.bun.ts, src/server.deno.ts), started as the registry starts rows hono-bun
 // and hono-deno: the runtime's binary from node_modules, configured by the environment alone. What only the
-// process shows: /health names the framework, the app's own problems and core's data access are wired in, the
+// process shows: /health names the framework, the app's own problems and the shared data access are wired in, the
 // contract's HTTP rules the runtime's server leaves to the app hold, the rate limit (AUTH_RATE_LIMIT from the
 // environment) and the security headers, and SIGTERM lets a request in flight finish before exit 0. Run by vitest under Node like the app's other tests: the entry points need their runtime's globals,
 // so each test starts the runtime as a process, and one file covers both (Bun's test runner could not start Deno).

@@ -3,8 +3,8 @@
 // the URL before the app sees it, and there is no connection. Still no database: a fake data access.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpMetrics } from "@api-ref/core";
-import { createFakeDataAccess, FAKE_AUTH } from "@api-ref/core/testing";
+import { createFakeDataAccess, FAKE_AUTH } from "@api-ref/data-access/testing";
+import { createHttpMetrics } from "@api-ref/server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import type { DataAccess, HttpMetrics } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
+import type { HttpMetrics } from "@api-ref/server";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";

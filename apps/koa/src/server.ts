@@ -1,14 +1,15 @@
-// The process: core's `serveNodeApp` reads the environment and hands this file the data access, metrics and logger,
-// and the configuration (the app takes its auth rate limit); the app becomes a node:http server here; SIGTERM/SIGINT then stop it gracefully (stop accepting, let in-flight
-// requests finish, close the database pool, exit 0).
+// The process: `@api-ref/server`'s `serveNodeApp` reads the environment and hands this file the data access, metrics
+// and logger, and the configuration (the app takes its auth rate limit); the app becomes a node:http server here;
+// SIGTERM/SIGINT then stop it gracefully (stop accepting, let in-flight requests finish, close the database pool, exit
+// 0).
 import { createServer } from "node:http";
-import { httpServerOptions } from "@api-ref/core";
-import { serveNodeApp } from "@api-ref/core/serve";
+import { httpServerOptions } from "@api-ref/server";
+import { serveNodeApp } from "@api-ref/server/serve";
 import { buildApp } from "./app.ts";
 
 // app.listen() is http.createServer(app.callback()).listen() with Node's defaults: the same plain node:http
 // server here, with the contract's limits stated (head size, time for the head and for the whole request,
-// keep-alive; see @api-ref/core's limits.ts).
+// keep-alive; see @api-ref/server's limits.ts).
 serveNodeApp("koa", (dependencies, { authRateLimit }) =>
   createServer(httpServerOptions, buildApp({ ...dependencies, authRateLimit }).callback()),
 );

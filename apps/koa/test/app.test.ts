@@ -1,10 +1,9 @@
 // The Koa app as Koa apps are tested: supertest on `app.callback()`, the request listener Koa hands to
-// node:http, on the fake data access from @api-ref/core/testing: no database, no port of our own. Its
+// node:http, on the fake data access from @api-ref/data-access/testing: no database, no port of our own. Its
 // `auth.authenticate` knows two bearer tokens, FAKE_AUTH.customer (FAKE_USER, who owns FAKE_ORDER) and
 // FAKE_AUTH.admin (FAKE_ADMIN).
 import { Writable } from "node:stream";
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -14,7 +13,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS, createHttpMetrics } from "@api-ref/server";
 import { type Logger, pino } from "pino";
 import request from "supertest";
 import { describe, expect, test } from "vitest";

@@ -1,4 +1,4 @@
-import type { AppConfig } from "@api-ref/core";
+import type { AppConfig } from "@api-ref/server";
 import type { LogLevel } from "@nestjs/common";
 
 export type { AppConfig };

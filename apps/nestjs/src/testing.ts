@@ -1,7 +1,7 @@
 // For the tests of this app and of the express-to-nestjs template: a compiled testing module
 // (`Test.createTestingModule(...).compile()`) started as the app starts in production, on either platform, and the
-// problem assertion of @api-ref/core/testing over a supertest response.
-import type { AppConfig } from "@api-ref/core";
+// problem assertion of @api-ref/data-access/testing over a supertest response.
+import type { AppConfig } from "@api-ref/server";
 import type { INestApplication } from "@nestjs/common";
 import type { NestExpressApplication } from "@nestjs/platform-express";
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
@@ -40,7 +40,7 @@ export async function startOn(platform: Platform, moduleRef: TestingModule): Pro
   return app.init();
 }
 
-/** A supertest response in the shape `expectProblem()` of @api-ref/core/testing reads. */
+/** A supertest response in the shape `expectProblem()` of @api-ref/data-access/testing reads. */
 export const problemOf = (res: { status: number; headers: Record<string, string>; body: unknown }) => ({
   status: res.status,
   contentType: res.headers["content-type"],

@@ -1,8 +1,7 @@
 // The Nest application as Nest teaches it to be tested: a testing module built from the real AppModule, the data
-// access overridden with the fake of @api-ref/core/testing (no database), the application initialised on each
+// access overridden with the fake of @api-ref/data-access/testing (no database), the application initialised on each
 // platform, and supertest on its HTTP server.
 import { API_CONTENT_SECURITY_POLICY, docsContentSecurityPolicy, routes, SECURITY_HEADERS } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
 import {
   createFakeDataAccess,
   expectProblem,
@@ -12,7 +11,8 @@ import {
   FAKE_PRODUCT,
   FAKE_USER,
   MISSING_ID,
-} from "@api-ref/core/testing";
+} from "@api-ref/data-access/testing";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import type { INestApplication } from "@nestjs/common";
 import { Test } from "@nestjs/testing";
 import request from "supertest";

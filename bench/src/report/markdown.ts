@@ -125,7 +125,7 @@ const SPLIT_ABOUT = [
   "Each implementation's figure on a database scenario, as a ratio to the raw baseline of its own runtime",
   "(node-http-pg: node:http + pg; bun-http-pg on Bun; node-http-pg for Python), split in two:",
   "**framework** = implementation ÷ the same data access with no framework",
-  "(node-http-prisma: raw node:http calling packages/core; bun-http-prisma on Bun),",
+  "(node-http-prisma: raw node:http calling packages/data-access; bun-http-prisma on Bun),",
   "**data access** = that ÷ the raw baseline. framework × data access = total.",
   "The ratio quoted is requests/s, or server CPU per request (baseline ÷ implementation) where the load generator",
   "saturated; 95% confidence intervals in brackets.",

@@ -36,7 +36,7 @@ export function connectionsFor(scenario: Pick<Scenario, "maxConnections">, reque
 
 const pool = (make: () => BenchRequest): Plan => ({ kind: "pool", requests: times(POOL_SIZE, make) });
 
-/** The scrypt routes' connections: four in flight keep two hashes running (core's bound, one a core) and two queued. */
+/** The scrypt routes' connections: four in flight keep two hashes running (packages/db's bound) and two queued. */
 const SCRYPT_CONNECTIONS = 4;
 /** The scrypt routes' answers verified per server: every one is alike but for its user, and costs a hash. */
 const SCRYPT_VERIFIED = 4;

@@ -27,7 +27,7 @@ import { bearerOf, contract, http, targets } from "./targets.ts";
 
 /** The limit this file starts every instance with: small, so that a few requests reach it. */
 const LIMIT = 3;
-/** AUTH_RATE_WINDOW_SECONDS (@api-ref/core): no `retry-after` can be longer. */
+/** AUTH_RATE_WINDOW_SECONDS (@api-ref/server): no `retry-after` can be longer. */
 const WINDOW_SECONDS = 60;
 
 // Implementations this run started (and so built); none in URL mode, where the server is someone else's and its

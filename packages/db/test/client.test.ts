@@ -61,8 +61,8 @@ describe("createPrismaClient", () => {
       );
       expect(error).toBeInstanceOf(Error);
       // The connect timeout fired, not the pool's much longer wait (which says "timeout exceeded when trying to
-      // connect"): node-postgres's message, which packages/core's isDatabaseUnavailable reads as "unreachable"
-      // (a 503; tested there).
+      // connect"): node-postgres's message, which packages/data-access's isDatabaseUnavailable reads as
+      // "unreachable" (a 503; tested there).
       expect(String(error)).toBe("Error: timeout expired");
     } finally {
       await prisma.$disconnect();

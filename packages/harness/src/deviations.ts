@@ -1,7 +1,7 @@
 // Known deviations: contract checks that a row answers otherwise because its runtime's HTTP server decides before
-// any application code runs, and offers no setting to decide otherwise (each was tried; README "Runtimes" in
-// packages/core says what). The contract suite checks that such a row answers exactly what is written here (so a
-// runtime that starts to comply shows up), and leaves it out of that check's comparison between rows.
+// any application code runs, and offers no setting to decide otherwise (each was tried; README "On Bun and Deno"
+// in packages/server says what). The contract suite checks that such a row answers exactly what is written here (so
+// a runtime that starts to comply shows up), and leaves it out of that check's comparison between rows.
 
 export interface Deviation {
   /**

@@ -22,7 +22,7 @@ DATABASE_UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.CannotConnectNowError,  # 57P03: starting up
     asyncpg.AdminShutdownError,  # 57P01
     asyncpg.CrashShutdownError,  # 57P02
-    # A healthy server that could not do the work in time, as the Node apps map them (packages/core errors.ts):
+    # A healthy server that could not do the work in time, as the Node apps map them (packages/data-access errors.ts):
     asyncpg.InsufficientResourcesError,  # class 53: too many connections (53300), out of memory, disk full
     asyncpg.TransactionRollbackError,  # class 40: serialization failure (40001), deadlock (40P01)
     asyncpg.QueryCanceledError,  # 57014: statement timeout

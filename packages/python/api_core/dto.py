@@ -1,4 +1,4 @@
-"""Rows → the contract's JSON shapes (packages/core/src/dto.ts). The password hash is never selected."""
+"""Rows → the contract's JSON shapes (packages/data-access/src/dto.ts). The password hash is never selected."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contract's transport rules for any Python server (packages/core/src/http.ts's twin): request ids, which
+"""The contract's transport rules for any Python server (packages/server/src/http.ts's twin): request ids, which
 bodies are JSON, the body limit, and parsing JSON as JavaScript's `JSON.parse` plus secure-json-parse do
 (apps/express/src/edges/json-body.ts is the reference). Reading the body is the server's own (apps/fastapi's
 app/edges/json_body.py, bench/baselines/raw_asgi.py).
@@ -38,7 +38,7 @@ def is_json_content_type(header: str | None) -> bool:
 
 
 def parse_json_body(raw: bytes) -> Any:
-    """A JSON body from its bytes, as core's parseJsonBody (README "Edges of HTTP" in packages/contract): strict
+    """A JSON body from its bytes, as server's parseJsonBody (README "Edges of HTTP" in packages/contract): strict
     UTF-8 (surrogates refused), one leading byte-order mark ignored (`utf-8-sig`), a second one is not JSON."""
     try:
         text = raw.decode("utf-8-sig")

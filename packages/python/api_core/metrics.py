@@ -1,5 +1,5 @@
 """Prometheus metrics: `http_requests_total` and `http_request_duration_seconds` by method, route template and
-status, as packages/core/src/metrics.ts defines them (same names, labels and buckets; `framework` label too).
+status, as packages/server/src/metrics.ts defines them (same names, labels and buckets; `framework` label too).
 
 With several workers (WEB_CONCURRENCY > 1) every worker is its own process; server.py then sets
 PROMETHEUS_MULTIPROC_DIR before any worker starts, and /metrics aggregates the files all workers write

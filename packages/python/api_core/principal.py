@@ -1,5 +1,5 @@
-"""Who is calling, and the refusals that follow from it (packages/core/src/principal.ts): written once for FastAPI's
-dependencies and the raw-asgi baseline, which call these."""
+"""Who is calling, and the refusals that follow from it (packages/data-access/src/principal.ts): written once for
+FastAPI's dependencies and the raw-asgi baseline, which call these."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Configuration from the environment, read and checked once at start-up (as packages/core's loadConfig does)."""
+"""Configuration from the environment, read and checked once at start-up (as packages/server's loadConfig does)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ LOG_LEVELS = ("fatal", "error", "warn", "info", "debug", "trace", "silent")
 # RFC 7518 §3.2: an HS256 key of at least 256 bits.
 MIN_SECRET_BYTES = 32
 
-# Secrets this repository has shipped as examples: known to everyone, so never a key (packages/core's twin).
+# Secrets this repository has shipped as examples: known to everyone, so never a key (packages/server's twin).
 PLACEHOLDER_SECRETS = ("change-me-to-a-long-random-string", "compose-placeholder-secret-change-me")
 
 
 def secret_problem(secret: str) -> str | None:
-    """Why JWT_SECRET cannot sign tokens, or None when it can (core's secretProblem, word for word)."""
+    """Why JWT_SECRET cannot sign tokens, or None when it can (server's secretProblem, word for word)."""
     if not secret:
         return "JWT_SECRET is required (32 or more random bytes, e.g. `openssl rand -base64 32`)"
     if secret in PLACEHOLDER_SECRETS:
@@ -33,7 +33,7 @@ def secret_problem(secret: str) -> str | None:
 
 
 # The auth routes' rate limit (docs/api.md "Abuse limits"): AUTH_RATE_LIMIT requests per client address and route in
-# a fixed window of this many seconds (core's AUTH_RATE_WINDOW_SECONDS).
+# a fixed window of this many seconds (server's AUTH_RATE_WINDOW_SECONDS).
 AUTH_RATE_WINDOW_SECONDS = 60
 DEFAULT_AUTH_RATE_LIMIT = 10
 
@@ -97,7 +97,7 @@ class Settings:
         auth_rate_limit = requests_per_window("AUTH_RATE_LIMIT", DEFAULT_AUTH_RATE_LIMIT)
         workers = integer("WEB_CONCURRENCY", 1, 1, 64)
         grace_ms = integer("SHUTDOWN_GRACE_MS", 10_000, 0, 3_600_000)
-        # One problem is one line, several a list: the message core's loadConfig writes.
+        # One problem is one line, several a list: the message server's loadConfig writes.
         if len(problems) == 1:
             raise ConfigError(f"invalid configuration: {problems[0]}")
         if problems:
@@ -117,7 +117,7 @@ class Settings:
 
 def load_settings_or_exit(env: Mapping[str, str] = os.environ) -> Settings:
     """Settings.from_env for a process's entry point: a configuration it cannot start with is printed as its message
-    alone (no traceback around it), and the process exits 2, as for any usage error (core's loadConfigOrExit)."""
+    alone (no traceback around it), and the process exits 2, as for any usage error (server's loadConfigOrExit)."""
     try:
         return Settings.from_env(env)
     except ConfigError as error:

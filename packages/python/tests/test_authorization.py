@@ -1,4 +1,4 @@
-"""Who may do what, as packages/core decides it: the caller read from the token and the database, the 401 and 403
+"""Who may do what, as packages/data-access decides it: the caller read from the token and the database, the 401 and 403
 problems with their challenges, and ownership as a condition of each statement (never a row read and compared); and
 a login, which replaces a password hash made with older scrypt parameters once the password is known to be right.
 

@@ -1,4 +1,4 @@
-"""JSON bodies from their bytes, as core's parseJsonBody reads them (README "Edges of HTTP" in packages/contract)."""
+"""JSON bodies from their bytes, as server's parseJsonBody reads them (README "Edges of HTTP" in packages/contract)."""
 
 from __future__ import annotations
 

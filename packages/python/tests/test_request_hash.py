@@ -1,4 +1,4 @@
-"""The idempotency fingerprint is the one packages/core/src/orders.ts computes, so a key used through a Node app
+"""The idempotency fingerprint is the one packages/data-access/src/orders.ts computes, so a key used through a Node app
 and retried through this one (or the other way round) is recognised as the same request."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from api_contract.models import CreateOrderBody
 from api_core.data.orders import request_hash
 
-# requestHash({productId: "…104", quantity: 3}) in packages/core/src/orders.ts: the SHA-256 of
+# requestHash({productId: "…104", quantity: 3}) in packages/data-access/src/orders.ts: the SHA-256 of
 # {"productId":"00000000-0000-4000-8000-000000000104","quantity":3} (JSON.stringify's bytes: no spaces)
 NODE_HASH = "4a0c54a83aec50d22d6fed2323deb653743f02324f148814269281a4b46319fe"
 

@@ -1,5 +1,5 @@
 """Hashes and tokens are interchangeable with the Node apps': vectors produced by packages/db/src/password.ts
-and by jose (what packages/core signs with) for the same inputs."""
+and by jose (what packages/data-access signs with) for the same inputs."""
 
 from __future__ import annotations
 

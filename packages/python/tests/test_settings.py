@@ -1,4 +1,4 @@
-"""The environment is checked as packages/core's loadConfig checks it, with the same messages: the contract suite
+"""The environment is checked as packages/server's loadConfig checks it, with the same messages: the contract suite
 starts every implementation with a bad configuration and expects the same lines from each."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_the_auth_rate_limit_defaults_to_10_a_minute() -> None:
     assert AUTH_RATE_WINDOW_SECONDS == 60
 
 
-# What JavaScript's Number() makes of them, as core's loadConfig reads AUTH_RATE_LIMIT.
+# What JavaScript's Number() makes of them, as server's loadConfig reads AUTH_RATE_LIMIT.
 @pytest.mark.parametrize(
     ("raw", "limit"),
     [("1", 1), ("3", 3), ("1000000000", 10**9), (" 7\n", 7), ("1e3", 1000), ("10.0", 10), ("0x10", 16)],

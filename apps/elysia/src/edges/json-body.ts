@@ -6,7 +6,7 @@ import {
   parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
-} from "@api-ref/core";
+} from "@api-ref/server";
 import { Elysia } from "elysia";
 
 /** A 413 that closes the connection: the rest of the body is never read (as Fastify and the Hono app do). */
@@ -40,7 +40,7 @@ const NO_BODY = null;
 
 /**
  * The contract's body rules, in its order: 415 before a byte is read (not JSON, or content-encoded), 413 past
- * 1 MiB (declared or counted), then core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
+ * 1 MiB (declared or counted), then `@api-ref/server`'s `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
  * `__proto__`/`constructor.prototype` refused, 400 for malformed JSON). Not Elysia's `json` parser, which is
  * `request.json()`: it accepts any content type the route is given, decodes invalid UTF-8 as U+FFFD and keeps
  * prototype-poisoning keys. An empty body is no body: validation then reports `body` as required.

@@ -1,5 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, type RequestPart, unmatched, validationProblem } from "@api-ref/contract";
-import { unexpectedProblem } from "@api-ref/core";
+import { unexpectedProblem } from "@api-ref/data-access";
 import { Elysia } from "elysia";
 import type { Logger } from "pino";
 import type { z } from "zod";

@@ -1,12 +1,12 @@
 import type { Access } from "@api-ref/contract";
-import { type DataAccess, type Principal, requireAdmin } from "@api-ref/core";
+import { type DataAccess, type Principal, requireAdmin } from "@api-ref/data-access";
 import { Elysia } from "elysia";
 
 /**
  * Who may call a route, as an Elysia macro given to a group of routes: `.group("", { auth: "admin" }, (app) => …)`
- * (public routes have none). Its `transform` asks core who the token belongs to (a 401 with its `www-authenticate`
- * challenge, else the principal) and, for `admin`, checks the role (a 403); its `resolve` hands the handler
- * `principal`, typed.
+ * (public routes have none). Its `transform` asks the data access who the token belongs to (a 401 with its
+ * `www-authenticate` challenge, else the principal) and, for `admin`, checks the role (a 403); its `resolve` hands the
+ * handler `principal`, typed.
  */
 export const authorization = ({ auth }: Pick<DataAccess, "auth">) => {
   // One lookup per request: `transform` asks, `resolve` hands the same principal over.

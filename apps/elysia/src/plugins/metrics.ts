@@ -1,5 +1,5 @@
 import { unmatched } from "@api-ref/contract";
-import { type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/core";
+import { type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/server";
 import { Elysia } from "elysia";
 
 /**

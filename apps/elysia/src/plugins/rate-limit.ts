@@ -1,5 +1,5 @@
 import { problem } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import type { SocketAddress } from "bun";
 import { Elysia } from "elysia";
 

@@ -1,4 +1,4 @@
-import { requestIdFrom } from "@api-ref/core";
+import { requestIdFrom } from "@api-ref/server";
 import { Elysia } from "elysia";
 
 /**

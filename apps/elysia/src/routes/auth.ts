@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Elysia } from "elysia";
 import { jsonBody } from "../edges/json-body.ts";
 import { authorization } from "../plugins/auth.ts";

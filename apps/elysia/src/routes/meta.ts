@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
-import type { DataAccess, HttpMetrics } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
+import type { HttpMetrics } from "@api-ref/server";
 import { Elysia } from "elysia";
 import { jsonBody } from "../edges/json-body.ts";
 

@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Elysia } from "elysia";
 import { jsonBody } from "../edges/json-body.ts";
 import { validQuery } from "../edges/validate.ts";
@@ -11,7 +11,7 @@ export const orderRoutes = ({ orders, auth }: DataAccess) =>
   new Elysia({ prefix: "/orders" })
     .use(jsonBody)
     .use(authorization({ auth }))
-    // Any signed-in caller: a customer reaches only their own orders (core's queries), an admin every order.
+    // Any signed-in caller: a customer reaches only their own orders (the data access's queries), an admin every order.
     .group("", { auth: "user" }, (signedIn) =>
       signedIn
         .get("", ({ request, principal }) => orders.list(validQuery(contract.ListOrdersQuery, request), principal))

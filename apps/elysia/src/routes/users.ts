@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Elysia } from "elysia";
 import { jsonBody } from "../edges/json-body.ts";
 import { validQuery } from "../edges/validate.ts";
@@ -25,7 +25,7 @@ export const userRoutes = ({ users, auth }: DataAccess) =>
           { json: true, body: contract.CreateUserBody },
         ),
     )
-    // Any signed-in caller, on their own row (core's queries answer 404 for another's); an admin, on any.
+    // Any signed-in caller, on their own row (the data access's queries answer 404 for another's); an admin, on any.
     .group("", { auth: "user" }, (signedIn) =>
       signedIn
         .get("/:id", ({ params, principal }) => users.get(params.id, principal), { params: contract.IdParams })

@@ -1,7 +1,7 @@
 // The part of the API still on Express: the Express app's own routers, imported as they are, in an Express
 // sub-app mounted into Fastify through @fastify/express. Moving a resource to Fastify means deleting its line
 // below and registering its route plugin in app.ts; when no line is left, this file and @fastify/express go.
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 // The Express app, unchanged: its routers are factories over the shared dataAccess, its error middleware renders
 // every error as problem+json.
 import { problemHandler } from "@api-ref/express/edges/problems";

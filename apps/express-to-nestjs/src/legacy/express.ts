@@ -2,7 +2,7 @@
 // `Router` that a Nest middleware runs for every request. Moving a resource to Nest means deleting its line below
 // and importing its Nest module in app.module.ts; when no line is left, this file goes.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 // The Express app, unchanged: its routers are factories over the shared dataAccess (paths relative to the prefix it
 // mounts them at), its edges answer strict paths and render every error as problem+json.
 import { problemHandler } from "@api-ref/express/edges/problems";

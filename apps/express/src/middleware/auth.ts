@@ -1,4 +1,4 @@
-import { type DataAccess, type Principal, requireAdmin as requireAdminRole } from "@api-ref/core";
+import { type DataAccess, type Principal, requireAdmin as requireAdminRole } from "@api-ref/data-access";
 import type { RequestHandler } from "express";
 
 declare global {
@@ -11,10 +11,10 @@ declare global {
 }
 
 /**
- * Per route, before the body is read or validated: the caller from the bearer token (core verifies it and reads the
- * user's current role) goes to `res.locals.principal`; a missing or refused token is the 401 with its challenge.
- * A promise chain ending in `next`, not an async function, so that Express 4 (apps/express4 imports this file),
- * which ignores a rejected promise, passes the refusal on too.
+ * Per route, before the body is read or validated: the caller from the bearer token (the data access verifies it and
+ * reads the user's current role) goes to `res.locals.principal`; a missing or refused token is the 401 with its
+ * challenge. A promise chain ending in `next`, not an async function, so that Express 4 (apps/express4 imports this
+ * file), which ignores a rejected promise, passes the refusal on too.
  */
 export const authenticate =
   (auth: DataAccess["auth"]): RequestHandler =>

@@ -1,5 +1,5 @@
 import { rawPathOf, unmatched } from "@api-ref/contract";
-import { type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/core";
+import { type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/server";
 import type { Request, RequestHandler } from "express";
 
 /**

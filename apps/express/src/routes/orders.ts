@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Router } from "express";
 import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
@@ -9,8 +9,8 @@ export function orderRoutes({ orders, auth }: DataAccess) {
   const router = Router({ caseSensitive: true, strict: true });
   const signedIn = authenticate(auth);
 
-  // A customer reaches only their own orders (core's queries hold the condition: another's is a 404) and may only
-  // cancel one (core's 403); deleting is an admin's.
+  // A customer reaches only their own orders (the data access's queries hold the condition: another's is a 404) and may
+  // only cancel one (the data access's 403); deleting is an admin's.
   router
     .route("/")
     .get(signedIn, validate({ query: contract.ListOrdersQuery }), async (_req, res) => {

@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Router } from "express";
 import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
@@ -19,7 +19,7 @@ export function userRoutes({ users, auth }: DataAccess) {
       res.status(201).location(`/users/${user.id}`).json(user);
     });
 
-  // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
+  // A customer reaches only themself: the data access's queries hold the condition, so another's id is a 404.
   router
     .route("/:id")
     .get(signedIn, validate({ params: contract.IdParams }), async (_req, res) => {

@@ -4,7 +4,7 @@ import {
   isJsonContentType,
   parseJsonBody,
   unsupportedMediaType,
-} from "@api-ref/core";
+} from "@api-ref/server";
 import express, { type RequestHandler } from "express4";
 
 // express.raw() reads the body's bytes (and answers 413 past the limit); parseJsonBody then decodes them as strict

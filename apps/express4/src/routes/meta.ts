@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import * as contract from "@api-ref/contract";
-import type { DataAccess, HttpMetrics } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { validate } from "@api-ref/express/middleware/validate";
+import type { HttpMetrics } from "@api-ref/server";
 import { Router } from "express4";
 import { jsonBody } from "../edges/json-body.ts";
 import { asyncHandler } from "../middleware/async-handler.ts";

@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";

@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { authenticate, requireAdmin } from "@api-ref/express/middleware/auth";
 import { validate } from "@api-ref/express/middleware/validate";
 import { Router } from "express4";
@@ -31,7 +31,7 @@ export function userRoutes({ users, auth }: DataAccess) {
       }),
     );
 
-  // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
+  // A customer reaches only themself: the data access's queries hold the condition, so another's id is a 404.
   router
     .route("/:id")
     .get(

@@ -1,5 +1,5 @@
 """The HTTP limits every implementation configures (README "Edges of HTTP" in packages/contract; the Node apps
-read the same numbers from @api-ref/core's limits.ts).
+read the same numbers from @api-ref/server's limits.ts).
 
 Uvicorn has a keep-alive timeout, but no bound on the size of a request head, no time limit for a head or a
 whole request (a client sending its head a byte a second holds a connection for as long as it likes), and it

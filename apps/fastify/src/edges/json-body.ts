@@ -2,7 +2,7 @@
 // syntax (400 malformed-json), then schema validation. Fastify's default parsers are replaced: its JSON parser
 // cannot tell prototype-poisoning keys from other errors the way the contract wants, matches neither
 // `application/*+json` nor a charset, and its text/plain parser would hand a string to validation.
-import { hasNonJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/core";
+import { hasNonJsonBody, parseJsonBody, unsupportedMediaType } from "@api-ref/server";
 import type { FastifyRequest, onRequestHookHandler, preParsingHookHandler } from "fastify";
 import fp from "fastify-plugin";
 

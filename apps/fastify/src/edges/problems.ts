@@ -9,7 +9,8 @@ import {
   unmatched,
   validationProblem,
 } from "@api-ref/contract";
-import { malformedJson, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
+import { unexpectedProblem } from "@api-ref/data-access";
+import { malformedJson, payloadTooLarge, unsupportedMediaType } from "@api-ref/server";
 import { hasZodFastifySchemaValidationErrors } from "@fastify/type-provider-zod";
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
 import { z } from "zod";

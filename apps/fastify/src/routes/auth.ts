@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { callerOf } from "../plugins/app/auth.ts";
 

@@ -20,8 +20,8 @@ const idempotencyKeyHeader: preValidationHookHandler = async (request) => {
 };
 
 /**
- * Anyone signed in places orders (as themself) and reaches orders, a customer only their own (core's queries; core
- * also refuses a customer any status but cancelled); only admins delete them.
+ * Anyone signed in places orders (as themself) and reaches orders, a customer only their own (the data access's
+ * queries; the data access also refuses a customer any status but cancelled); only admins delete them.
  */
 export const orderRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { orders } = fastify.dataAccess;

@@ -2,7 +2,10 @@ import * as contract from "@api-ref/contract";
 import type { FastifyPluginAsyncZod } from "@fastify/type-provider-zod";
 import { callerOf } from "../plugins/app/auth.ts";
 
-/** Admins list and create users; anyone signed in reaches a user by id, a customer only themself (core's query). */
+/**
+ * Admins list and create users; anyone signed in reaches a user by id, a customer only themself (the data access's
+ * query).
+ */
 export const userRoutes: FastifyPluginAsyncZod = async (fastify) => {
   const { users } = fastify.dataAccess;
 

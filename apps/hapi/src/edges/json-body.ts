@@ -8,7 +8,7 @@ import {
   parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
-} from "@api-ref/core";
+} from "@api-ref/server";
 import type { Lifecycle, RouteOptions, ServerOptions } from "@hapi/hapi";
 import type { z } from "zod";
 
@@ -43,8 +43,8 @@ async function readBytes(body: Readable): Promise<Buffer> {
 /**
  * `onPostAuth`, the first extension point after Hapi's scope check: 415 unless the body is JSON in UTF-8 and not
  * content-encoded (before a byte is read, so 415 comes before 413), 413 past 1 MiB (declared, or counted while
- * reading), then core's `parseJsonBody`, as every implementation parses (README "Edges of HTTP"): strict UTF-8
- * with one byte-order mark ignored, which Hapi's own parser (bourne over `toString()`) refuses, the depth limit,
+ * reading), then `@api-ref/server`'s `parseJsonBody`, as every implementation parses (README "Edges of HTTP"): strict
+ * UTF-8 with one byte-order mark ignored, which Hapi's own parser (bourne over `toString()`) refuses, the depth limit,
  * and `__proto__`/`constructor.prototype` keys refused.
  */
 const readJsonBody: Lifecycle.Method = async (request, h) => {

@@ -1,5 +1,6 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, undecodable } from "@api-ref/contract";
-import { forbidden, payloadTooLarge, unexpectedProblem, unsupportedMediaType } from "@api-ref/core";
+import { forbidden, unexpectedProblem } from "@api-ref/data-access";
+import { payloadTooLarge, unsupportedMediaType } from "@api-ref/server";
 import type { Boom } from "@hapi/boom";
 import type { Plugin, Request } from "@hapi/hapi";
 import type { Logger } from "pino";

@@ -1,17 +1,17 @@
-import type { DataAccess, Principal } from "@api-ref/core";
+import type { DataAccess, Principal } from "@api-ref/data-access";
 import type { Plugin, Request } from "@hapi/hapi";
 
 declare module "@hapi/hapi" {
-  /** What the `bearer` scheme puts in `request.auth.credentials.user`: core's principal. */
+  /** What the `bearer` scheme puts in `request.auth.credentials.user`: the data access's principal. */
   interface UserCredentials extends Principal {}
 }
 
 /**
- * Hapi's own authentication: a `bearer` scheme whose `authenticate` asks core who the token belongs to (a 401
- * with its `www-authenticate` challenge when nobody, thrown as is and rendered by the problem handler), one
- * strategy of it, and that strategy as every route's default. The caller's role is the credentials' `scope`, so
- * an admin route says `auth: { access: { scope: "admin" } }` and Hapi answers the others 403; public routes say
- * `auth: false`.
+ * Hapi's own authentication: a `bearer` scheme whose `authenticate` asks the data access who the token belongs to (a
+ * 401 with its `www-authenticate` challenge when nobody, thrown as is and rendered by the problem handler), one
+ * strategy of it, and that strategy as every route's default. The caller's role is the credentials' `scope`, so an
+ * admin route says `auth: { access: { scope: "admin" } }` and Hapi answers the others 403; public routes say `auth:
+ * false`.
  */
 export const authPlugin: Plugin<{ dataAccess: DataAccess }> = {
   name: "auth",

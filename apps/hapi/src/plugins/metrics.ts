@@ -1,4 +1,4 @@
-import type { HttpMetrics } from "@api-ref/core";
+import type { HttpMetrics } from "@api-ref/server";
 import type { Plugin, ResponseObject } from "@hapi/hapi";
 import { routeTemplate } from "../route-template.ts";
 

@@ -1,4 +1,4 @@
-import { requestIdFrom } from "@api-ref/core";
+import { requestIdFrom } from "@api-ref/server";
 import type { Plugin } from "@hapi/hapi";
 
 declare module "@hapi/hapi" {

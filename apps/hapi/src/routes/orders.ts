@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../edges/json-body.ts";
 import { validateWith } from "../edges/validate.ts";
@@ -7,7 +7,7 @@ import { principal } from "../plugins/auth.ts";
 
 /**
  * Every order route needs a signed-in caller (the default strategy); a customer reaches only their own orders
- * (core's queries). Deleting an order is an admin's.
+ * (the data access's queries). Deleting an order is an admin's.
  */
 // Paths relative to `/orders`, the prefix app.ts registers this plugin under (`routes: { prefix }`).
 export const orderRoutes: Plugin<{ dataAccess: DataAccess }> = {

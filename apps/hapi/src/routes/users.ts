@@ -1,11 +1,14 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import type { Plugin } from "@hapi/hapi";
 import { jsonBody } from "../edges/json-body.ts";
 import { validateWith } from "../edges/validate.ts";
 import { principal } from "../plugins/auth.ts";
 
-/** Listing and creating users is an admin's; `/users/{id}` is any signed-in caller's, on their own row (core). */
+/**
+ * Listing and creating users is an admin's; `/users/{id}` is any signed-in caller's, on their own row (the data
+ * access).
+ */
 const admins = { access: { scope: "admin" } };
 
 // Paths relative to `/users`, the prefix app.ts registers this plugin under (`routes: { prefix }`).

@@ -6,7 +6,7 @@ import {
   parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
-} from "@api-ref/core";
+} from "@api-ref/server";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import { createMiddleware } from "hono/factory";
@@ -34,7 +34,7 @@ const limit = bodyLimit({
 });
 
 /**
- * The bytes are decoded and parsed by core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
+ * The bytes are decoded and parsed by `@api-ref/server`'s `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
  * `__proto__`/`constructor.prototype` keys refused). Not `c.req.json()`, which is `JSON.parse` of `c.req.text()`:
  * a lenient decoder (invalid UTF-8 becomes U+FFFD) and no refusal of those keys.
  */

@@ -1,5 +1,6 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError } from "@api-ref/contract";
-import { payloadTooLarge, unexpectedProblem } from "@api-ref/core";
+import { unexpectedProblem } from "@api-ref/data-access";
+import { payloadTooLarge } from "@api-ref/server";
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerOptions } from "node:http";
 import { unmatched } from "@api-ref/contract";
-import { UNMATCHED_ROUTE } from "@api-ref/core";
+import { UNMATCHED_ROUTE } from "@api-ref/server";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import type { NotFoundHandler } from "hono";
 import type { AppEnv } from "../env.ts";

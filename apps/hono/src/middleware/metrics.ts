@@ -1,4 +1,4 @@
-import { type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/core";
+import { type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/server";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../env.ts";

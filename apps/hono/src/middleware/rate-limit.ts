@@ -1,5 +1,5 @@
 import { problem } from "@api-ref/contract";
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import type { GetConnInfo } from "hono/conninfo";
 import { rateLimiter } from "hono-rate-limiter";
 import type { AppEnv } from "../env.ts";
@@ -23,8 +23,8 @@ export const authRateLimit = ({ limit, getConnInfo }: AuthRateLimitOptions) =>
   rateLimiter<AppEnv>({
     windowMs: AUTH_RATE_WINDOW_SECONDS * 1000,
     limit,
-    // The socket's remote address, as the runtime's server saw it: no forwarding header is trusted. A server that
-    // hands the app no bindings (`c.env`: app.request() in tests; core's listenWithBun and listenWithDeno, which
+    // The socket's remote address, as the runtime's server saw it: no forwarding header is trusted. A server that hands
+    // the app no bindings (`c.env`: app.request() in tests; `@api-ref/server`'s listenWithBun and listenWithDeno, which
     // pass the request alone) leaves all its clients one count: stricter than per address, never looser.
     keyGenerator: (c) => (c.env && getConnInfo?.(c).remote.address) || ADDRESS_UNKNOWN,
     // The contract's problem, thrown for `app.onError` to render like every other. The library has set its

@@ -1,4 +1,4 @@
-import { requestIdFrom } from "@api-ref/core";
+import { requestIdFrom } from "@api-ref/server";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
 

@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Hono } from "hono";
 import { jsonBody } from "../edges/json-body.ts";
 import type { AppEnv } from "../env.ts";
@@ -9,7 +9,7 @@ import { body, headers, params, query } from "../middleware/validate.ts";
 /**
  * `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(dataAccess))`. Core's queries take
  * the caller: a customer lists and reaches only their own orders (another's is a 404), an order placed is the
- * caller's, and a customer may only cancel (core's 403 for any other status). Deleting is an admin's.
+ * caller's, and a customer may only cancel (the data access's 403 for any other status). Deleting is an admin's.
  */
 export const orderRoutes = (dataAccess: DataAccess) => {
   const { orders } = dataAccess;

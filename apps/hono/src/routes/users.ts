@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import { Hono } from "hono";
 import { jsonBody } from "../edges/json-body.ts";
 import type { AppEnv } from "../env.ts";
@@ -8,7 +8,7 @@ import { body, params, query } from "../middleware/validate.ts";
 
 /**
  * `/users` and `/users/:id`, mounted with `app.route("/users", userRoutes(dataAccess))`. Admins list and create;
- * a customer reaches only themself (core's queries take the caller: another user's id is a 404).
+ * a customer reaches only themself (the data access's queries take the caller: another user's id is a 404).
  */
 export const userRoutes = (dataAccess: DataAccess) => {
   const { users } = dataAccess;

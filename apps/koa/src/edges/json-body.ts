@@ -4,7 +4,7 @@ import {
   isJsonContentType,
   parseJsonBody,
   unsupportedMediaType,
-} from "@api-ref/core";
+} from "@api-ref/server";
 import type { Middleware } from "koa";
 import getRawBody from "raw-body";
 
@@ -16,10 +16,10 @@ declare module "koa" {
 }
 
 /**
- * For routes that take a JSON body: 415 for other media types and for content-encoded bodies, 413 past 1 MiB (raw-body checks the declared
- * length before reading, and counts bytes while it reads), 400 for malformed JSON. The bytes are decoded and
- * parsed by core's `parseJsonBody` (strict UTF-8, one byte-order mark ignored, `__proto__`/`constructor.prototype`
- * keys refused).
+ * For routes that take a JSON body: 415 for other media types and for content-encoded bodies, 413 past 1 MiB (raw-body
+ * checks the declared length before reading, and counts bytes while it reads), 400 for malformed JSON. The bytes are
+ * decoded and parsed by `@api-ref/server`'s `parseJsonBody` (strict UTF-8, one byte-order mark ignored,
+ * `__proto__`/`constructor.prototype` keys refused).
  */
 export const jsonBody: Middleware = async (ctx, next) => {
   const contentType = ctx.get("content-type");

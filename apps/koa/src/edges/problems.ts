@@ -1,5 +1,6 @@
 import { PROBLEM_CONTENT_TYPE, ProblemError } from "@api-ref/contract";
-import { fromRawBodyError, unexpectedProblem } from "@api-ref/core";
+import { unexpectedProblem } from "@api-ref/data-access";
+import { fromRawBodyError } from "@api-ref/server";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 

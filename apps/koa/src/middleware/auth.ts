@@ -1,4 +1,4 @@
-import { requireAdmin as adminOnly, type DataAccess, type Principal } from "@api-ref/core";
+import { requireAdmin as adminOnly, type DataAccess, type Principal } from "@api-ref/data-access";
 import type { Middleware } from "koa";
 
 declare module "koa" {
@@ -13,9 +13,9 @@ declare module "koa" {
 }
 
 /**
- * Who is calling: core verifies the bearer token and reads the user's current role, or throws the 401 with its
- * `www-authenticate` challenge. Listed on each route before `jsonBody` and `validate`, so that a caller who may
- * not call a route learns nothing about its body (the contract's order: 401, 403, then 415, 413, 400).
+ * Who is calling: the data access verifies the bearer token and reads the user's current role, or throws the 401 with
+ * its `www-authenticate` challenge. Listed on each route before `jsonBody` and `validate`, so that a caller who may not
+ * call a route learns nothing about its body (the contract's order: 401, 403, then 415, 413, 400).
  */
 export const authenticate =
   ({ auth }: DataAccess): Middleware =>
@@ -24,7 +24,7 @@ export const authenticate =
     await next();
   };
 
-/** After `authenticate` on the admin routes: a customer is a 403 (core's `requireAdmin`). */
+/** After `authenticate` on the admin routes: a customer is a 403 (the data access's `requireAdmin`). */
 export const requireAdmin: Middleware = async (ctx, next) => {
   adminOnly(ctx.state.user);
   await next();

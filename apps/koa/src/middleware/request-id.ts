@@ -1,4 +1,4 @@
-import { requestIdFrom } from "@api-ref/core";
+import { requestIdFrom } from "@api-ref/server";
 import type { Middleware } from "koa";
 
 /** Every response, errors included, carries `x-request-id` (the client's own when valid); handlers read `ctx.state.requestId`. */

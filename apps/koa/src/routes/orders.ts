@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import Router from "@koa/router";
 import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
@@ -39,7 +39,7 @@ export function orderRoutes(dataAccess: DataAccess) {
       jsonBody,
       validate({ params: contract.IdParams, body: contract.UpdateOrderBody }),
       async (ctx) => {
-        // A customer may only cancel: core answers 403 for any other status.
+        // A customer may only cancel: the data access answers 403 for any other status.
         ctx.body = await orders.updateStatus(ctx.state.params.id, ctx.state.body.status, ctx.state.user);
       },
     )

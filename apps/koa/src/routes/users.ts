@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { DataAccess } from "@api-ref/core";
+import type { DataAccess } from "@api-ref/data-access";
 import Router from "@koa/router";
 import { jsonBody } from "../edges/json-body.ts";
 import { authenticate, requireAdmin } from "../middleware/auth.ts";
@@ -21,7 +21,7 @@ export function userRoutes(dataAccess: DataAccess) {
       ctx.body = user;
     });
 
-  // A customer reaches only themself: core's queries hold the condition, so another's id is a 404.
+  // A customer reaches only themself: the data access's queries hold the condition, so another's id is a 404.
   router
     .get("/:id", signedIn, validate({ params: contract.IdParams }), async (ctx) => {
       ctx.body = await users.get(ctx.state.params.id, ctx.state.user);

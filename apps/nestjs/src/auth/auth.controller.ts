@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { Principal } from "@api-ref/core";
+import type { Principal } from "@api-ref/data-access";
 import { Body, Controller, Get, HttpCode, Inject, Post, Res, UseGuards } from "@nestjs/common";
 import type { ResponseHeaders } from "../common/http.ts";
 import { AuthRepository } from "../data-access/data-access.module.ts";

@@ -1,4 +1,4 @@
-import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/core";
+import { AUTH_RATE_WINDOW_SECONDS } from "@api-ref/server";
 import { Module } from "@nestjs/common";
 import { seconds, ThrottlerModule } from "@nestjs/throttler";
 import { APP_CONFIG, type AppConfig } from "../config.ts";

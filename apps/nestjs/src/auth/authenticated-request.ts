@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { Principal } from "@api-ref/core";
+import type { Principal } from "@api-ref/data-access";
 
 /**
  * What the guards read and write on the platform's request: Express's `req` and Fastify's `FastifyRequest` both

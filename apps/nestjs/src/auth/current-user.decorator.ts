@@ -1,4 +1,4 @@
-import type { Principal } from "@api-ref/core";
+import type { Principal } from "@api-ref/data-access";
 import { createParamDecorator, type ExecutionContext } from "@nestjs/common";
 import type { AuthenticatedRequest } from "./authenticated-request.ts";
 

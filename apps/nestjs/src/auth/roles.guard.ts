@@ -1,5 +1,5 @@
 import type { Role } from "@api-ref/contract";
-import { forbidden } from "@api-ref/core";
+import { forbidden } from "@api-ref/data-access";
 import { type CanActivate, type ExecutionContext, Injectable } from "@nestjs/common";
 import { Reflector } from "@nestjs/core";
 import type { AuthenticatedRequest } from "./authenticated-request.ts";

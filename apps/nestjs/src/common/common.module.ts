@@ -1,4 +1,4 @@
-import { type AppConfig, createHttpMetrics } from "@api-ref/core";
+import { type AppConfig, createHttpMetrics } from "@api-ref/server";
 import { type DynamicModule, Global, Module } from "@nestjs/common";
 import { APP_INTERCEPTOR } from "@nestjs/core";
 import { APP_CONFIG } from "../config.ts";

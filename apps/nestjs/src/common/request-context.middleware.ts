@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type HttpMetrics, requestIdFrom, UNMATCHED_ROUTE } from "@api-ref/core";
+import { type HttpMetrics, requestIdFrom, UNMATCHED_ROUTE } from "@api-ref/server";
 import { Inject, Injectable, type NestMiddleware } from "@nestjs/common";
 import { METRICS } from "../metrics.ts";
 import { routeLabelOf } from "./http.ts";

@@ -1,8 +1,11 @@
-import { createDataAccess, type DataAccess } from "@api-ref/core";
+import { createDataAccess, type DataAccess } from "@api-ref/data-access";
 import { Global, Inject, Module, type OnApplicationShutdown, type Provider } from "@nestjs/common";
 import { APP_CONFIG, type AppConfig } from "../config.ts";
 
-/** Injection token of the shared data access (`@api-ref/core`'s `createDataAccess()`: one pool, four repositories). */
+/**
+ * Injection token of the shared data access (`@api-ref/data-access`'s `createDataAccess()`: one pool, four
+ * repositories).
+ */
 export const DATA_ACCESS = Symbol("DATA_ACCESS");
 
 // One injection token per repository, named for its type: a controller asks for `@Inject(UsersRepository)` and

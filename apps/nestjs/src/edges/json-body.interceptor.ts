@@ -7,7 +7,7 @@ import {
   parseJsonBody,
   payloadTooLarge,
   unsupportedMediaType,
-} from "@api-ref/core";
+} from "@api-ref/server";
 import {
   type CallHandler,
   type ExecutionContext,

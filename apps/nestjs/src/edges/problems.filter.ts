@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE, ProblemError, problem, type Unmatched, undecodable, unmatched } from "@api-ref/contract";
-import { isDatabaseUnavailable, requestIdFrom, unsupportedMediaType } from "@api-ref/core";
+import { isDatabaseUnavailable } from "@api-ref/data-access";
+import { requestIdFrom, unsupportedMediaType } from "@api-ref/server";
 import {
   type ArgumentsHost,
   BadRequestException,

@@ -2,7 +2,7 @@
 // segments match only as spelled, and an undecodable path is the contract's answer. The 404s and 405s of paths no
 // route matched are the problems filter's (`problems.filter.ts`).
 import { isContractPath, problem, undecodable } from "@api-ref/contract";
-import { requestIdFrom } from "@api-ref/core";
+import { requestIdFrom } from "@api-ref/server";
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import express from "express";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";

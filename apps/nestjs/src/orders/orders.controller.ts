@@ -1,5 +1,5 @@
 import * as contract from "@api-ref/contract";
-import type { Principal } from "@api-ref/core";
+import type { Principal } from "@api-ref/data-access";
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from "@nestjs/common";
 import { CurrentUser } from "../auth/current-user.decorator.ts";
 import { Roles } from "../auth/roles.decorator.ts";

@@ -1,6 +1,6 @@
 // The Express platform: Nest's adapter with the contract's server limits, strict paths and security headers.
 import { createServer } from "node:http";
-import { httpServerOptions } from "@api-ref/core";
+import { httpServerOptions } from "@api-ref/server";
 import type { NestApplicationOptions } from "@nestjs/common";
 import { ExpressAdapter, type NestExpressApplication } from "@nestjs/platform-express";
 import { useSecurityHeadersOnExpress } from "../edges/security-headers.ts";
@@ -8,7 +8,7 @@ import { strictExpress } from "../edges/strict-paths.ts";
 
 /**
  * The Express platform's server is `http.createServer(app)` with Node's defaults; this one states the contract's
- * limits (head size, time for the head and for the whole request, keep-alive; @api-ref/core's limits.ts).
+ * limits (head size, time for the head and for the whole request, keep-alive; @api-ref/server's limits.ts).
  */
 class LimitedExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions) {

@@ -1,7 +1,7 @@
 // The Fastify platform: Nest's adapter with the contract's server limits, strict paths, query parser, unread bodies
 // and security headers.
 import querystring from "node:querystring";
-import { HTTP_LIMITS, httpServerOptions } from "@api-ref/core";
+import { HTTP_LIMITS, httpServerOptions } from "@api-ref/server";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { leaveBodiesUnreadOnFastify } from "../edges/json-body.interceptor.ts";
 import { useSecurityHeadersOnFastify } from "../edges/security-headers.ts";
@@ -20,7 +20,7 @@ export const fastifyPlatform = {
         querystringParser: (search) => querystring.parse(search.split("#", 1)[0] ?? ""),
       },
       frameworkErrors: answerRouterError,
-      // The contract's limits (@api-ref/core's limits.ts): node:http's options, and the two Fastify sets on the
+      // The contract's limits (@api-ref/server's limits.ts): node:http's options, and the two Fastify sets on the
       // server itself after creating it (its keep-alive default is 72 s).
       http: httpServerOptions,
       keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,

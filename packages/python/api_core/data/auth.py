@@ -1,4 +1,4 @@
-"""Who is calling, register, log in, who am I: packages/core/src/auth.ts, with security.py's scrypt and HS256."""
+"""Who is calling, register, log in, who am I: packages/data-access/src/auth.ts, with security.py's scrypt and HS256."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Orders: the SQL and the idempotency protocol of packages/core/src/orders.ts, in asyncpg.
+"""Orders: the SQL and the idempotency protocol of packages/data-access/src/orders.ts, in asyncpg.
 
 Placing an order takes the stock with one conditional `UPDATE … WHERE stock >= $q RETURNING`, so concurrent orders
 never oversell, and records the order in the same transaction. Idempotency keys live in the `idempotency_keys`
@@ -54,9 +54,9 @@ def _user_gone() -> ProblemError:
 
 
 def reachable(principal: Principal, next_param: int) -> tuple[list[str], list[Any]]:
-    """The orders a principal may reach, as conditions of the statement itself (core's reachableOrders): every order
-    for an admin, only their own for a customer, so that another customer's order finds nothing (a 404, as for an
-    id that does not exist). The conditions on `o`, numbered from `next_param`, and their arguments."""
+    """The orders a principal may reach, as conditions of the statement itself (data-access's reachableOrders):
+    every order for an admin, only their own for a customer, so that another customer's order finds nothing (a 404,
+    as for an id that does not exist). The conditions on `o`, numbered from `next_param`, and their arguments."""
     if principal.role == "admin":
         return [], []
     return [f"o.user_id = ${next_param}"], [principal.id]

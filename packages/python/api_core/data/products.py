@@ -1,4 +1,4 @@
-"""Products: the SQL of packages/core/src/products.ts, in asyncpg."""
+"""Products: the SQL of packages/data-access/src/products.ts, in asyncpg."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Users: the SQL the Node apps' shared data access runs (packages/core/src/users.ts), in asyncpg."""
+"""Users: the SQL the Node apps' shared data access runs (packages/data-access/src/users.ts), in asyncpg."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ def email_taken() -> ProblemError:
 
 
 def reachable(principal: Principal, next_param: int) -> tuple[str, list[Any]]:
-    """The users a principal may reach, as a condition of the statement itself (core's reachableUsers): every user
-    for an admin, only themself for a customer, so that another customer's id finds nothing (a 404, as for an id
-    that does not exist). The condition's text, to append after `WHERE id = $1 …`, and its argument."""
+    """The users a principal may reach, as a condition of the statement itself (data-access's reachableUsers):
+    every user for an admin, only themself for a customer, so that another customer's id finds nothing (a 404, as
+    for an id that does not exist). The condition's text, to append after `WHERE id = $1 …`, and its argument."""
     if principal.role == "admin":
         return "", []
     return f" AND id = ${next_param}", [principal.id]

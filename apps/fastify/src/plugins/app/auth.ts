@@ -2,7 +2,7 @@
 // route lists in its `onRequest` (`[fastify.authenticate]`, or `[fastify.authenticate, fastify.requireAdmin]` for an
 // admin route). `onRequest` runs before the body is read, parsed or validated, so a 401 or 403 comes first, as the
 // contract orders it (a customer's malformed body on an admin route is a 403, not a 400).
-import { type Principal, requireAdmin } from "@api-ref/core";
+import { type Principal, requireAdmin } from "@api-ref/data-access";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 

@@ -1,8 +1,8 @@
-// Prometheus metrics (the shared prom-client registry of @api-ref/core), labelled with the route template
+// Prometheus metrics (the shared prom-client registry of @api-ref/server), labelled with the route template
 // Fastify matched (`request.routeOptions.url`), never the raw path. Requests no route took are `unmatched`, except a
 // 405 from the not-found handler (a method Fastify does not route, on a known path): its path's template.
 import { unmatched } from "@api-ref/contract";
-import { createHttpMetrics, type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/core";
+import { createHttpMetrics, type HttpMetrics, UNMATCHED_ROUTE } from "@api-ref/server";
 import type { FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 

@@ -1,13 +1,14 @@
 // The life of a server on Bun or Deno, for an app that is a web-standard `fetch(request)` (Hono): what serve.ts's
 // `serveNodeApp` does for a node:http server, with the runtime-neutral parts written once here — the config from the
-// environment (exit 2 with what is wrong), a pino logger, the data access and the metrics, and on SIGTERM/SIGINT a graceful stop (stop accepting, let
-// in-flight requests finish, at most `SHUTDOWN_GRACE_MS`, close the data access, exit 0). How a runtime listens is
-// a `FetchListen`: `listenWithBun` (Bun.serve) and `listenWithDeno` (Deno.serve) below, each with the contract's
-// limits as far as that server has them (README "Runtimes" in packages/core). Imported as `@api-ref/core/serve-fetch`.
+// environment (exit 2 with what is wrong), a pino logger, the data access and the metrics, and on SIGTERM/SIGINT a
+// graceful stop (stop accepting, let in-flight requests finish, at most `SHUTDOWN_GRACE_MS`, close the data access,
+// exit 0). How a runtime listens is a `FetchListen`: `listenWithBun` (Bun.serve) and `listenWithDeno` (Deno.serve)
+// below, each with the contract's limits as far as that server has them (README "On Bun and Deno" in packages/server).
+// Imported as `@api-ref/server/serve-fetch`.
 import { METHODS } from "node:http";
+import { createDataAccess } from "@api-ref/data-access";
 import { pino } from "pino";
 import { type AppConfig, loadConfigOrExit } from "./config.ts";
-import { createDataAccess } from "./index.ts";
 import { HTTP_LIMITS } from "./limits.ts";
 import { createHttpMetrics } from "./metrics.ts";
 import { type NodeAppDependencies, stopOnSignal } from "./serve.ts";
@@ -87,7 +88,7 @@ const KNOWN_METHODS = new Set(METHODS);
 
 /**
  * What Node's server does before its app sees a request, for a server that leaves it to the app (README "Runtimes"
- * in packages/core): a method that is no registered token is a 400 (`FOO`, `get`); an `expect` other than
+ * in packages/server): a method that is no registered token is a 400 (`FOO`, `get`); an `expect` other than
  * `100-continue` is a 417; a request whose head and body have not arrived within the request timeout is a 408.
  */
 export function withNodeHttpRules(

@@ -15,7 +15,7 @@ const customer = { id: FAKE_USER.id, role: "customer" } as const;
 const admin = { id: FAKE_ADMIN.id, role: "admin" } as const;
 
 describe("createFakeDataAccess", () => {
-  it("holds the fixtures and throws the core's not-found problem for other ids", async () => {
+  it("holds the fixtures and throws the real data access's not-found problem for other ids", async () => {
     const fake = createFakeDataAccess();
     expect(await fake.orders.get(FAKE_ORDER.id, undefined, customer)).toEqual(FAKE_ORDER);
     await expect(fake.users.get(MISSING_ID, admin)).rejects.toMatchObject({ kind: "notFound" });

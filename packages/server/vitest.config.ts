@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    name: "core",
+    name: "server",
     include: ["test/**/*.test.ts"],
   },
 });

@@ -1,4 +1,5 @@
 // The configuration every Node app reads from its environment, validated once at start-up.
+import { DATA_ACCESS_MODES, type DataAccessMode } from "@api-ref/data-access";
 import { poolSizeFromEnv } from "@api-ref/db";
 
 export interface AppConfig {
@@ -19,10 +20,6 @@ export interface AppConfig {
 /** The window of the auth routes' rate limit: fixed, one minute. */
 export const AUTH_RATE_WINDOW_SECONDS = 60;
 const DEFAULT_AUTH_RATE_LIMIT = 10;
-
-/** `client`: Prisma's query API (the default); `sql`: the hot routes through Prisma's raw-SQL path ($queryRaw). */
-export const DATA_ACCESS_MODES = ["client", "sql"] as const;
-export type DataAccessMode = (typeof DATA_ACCESS_MODES)[number];
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 

@@ -1,6 +1,5 @@
 import { createPrismaClient, type PrismaClient } from "@api-ref/db";
 import { authRepository } from "./auth.ts";
-import type { DataAccessMode } from "./config.ts";
 import { translate } from "./errors.ts";
 import { ordersSqlQueries, takeStockInOneStatement } from "./orders.sql.ts";
 import { ordersRepository } from "./orders.ts";
@@ -10,12 +9,8 @@ import { usersSqlQueries } from "./users.sql.ts";
 import { usersRepository } from "./users.ts";
 
 export * from "./auth.ts";
-export * from "./config.ts";
 export * from "./dto.ts";
 export * from "./errors.ts";
-export * from "./http.ts";
-export * from "./limits.ts";
-export * from "./metrics.ts";
 export { ordersSqlQueries, takeStockInOneStatement } from "./orders.sql.ts";
 export * from "./orders.ts";
 export * from "./principal.ts";
@@ -23,6 +18,10 @@ export { productsSqlQueries } from "./products.sql.ts";
 export * from "./products.ts";
 export { usersSqlQueries } from "./users.sql.ts";
 export * from "./users.ts";
+
+/** `client`: Prisma's query API (the default); `sql`: the hot routes through Prisma's raw-SQL path ($queryRaw). */
+export const DATA_ACCESS_MODES = ["client", "sql"] as const;
+export type DataAccessMode = (typeof DATA_ACCESS_MODES)[number];
 
 export interface DataAccessOptions {
   databaseUrl: string;

@@ -3,11 +3,11 @@
 // a pino logger, the data access and the metrics, which the app's own `createServer` turns into a server.
 // `serveUntilSignalled` ends it: listen, exit 1 when the port cannot be had, and on SIGTERM/SIGINT stop gracefully —
 // stop accepting, let in-flight requests finish (at most `SHUTDOWN_GRACE_MS`, then their connections are closed),
-// close the data access, exit 0. Imported as `@api-ref/core/serve`.
+// close the data access, exit 0. Imported as `@api-ref/server/serve`.
 import type { Server } from "node:http";
+import { createDataAccess, type DataAccess } from "@api-ref/data-access";
 import { type Logger, pino } from "pino";
 import { type AppConfig, loadConfigOrExit } from "./config.ts";
-import { createDataAccess, type DataAccess } from "./index.ts";
 import { createHttpMetrics, type HttpMetrics } from "./metrics.ts";
 
 /** What an app is built from. */

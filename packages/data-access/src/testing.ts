@@ -67,7 +67,7 @@ export const FAKE_ORDER: Order = {
   updatedAt: CREATED_AT,
 };
 
-/** A valid id that the fake does not hold: its `get` throws the core's not-found problem. */
+/** A valid id that the fake does not hold: its `get` throws the real data access's not-found problem. */
 export const MISSING_ID = "00000000-0000-4000-8000-00000000ffff";
 
 /** Replace any method of a resource, or `ping` / `close`, e.g. `{ users: { get: async () => { throw … } } }`. */
@@ -119,8 +119,8 @@ function reachable<T>(row: T, ownerId: string, principal: Principal, notFound: (
 }
 
 /**
- * A fresh fake data access holding FAKE_USER, FAKE_ADMIN, FAKE_PRODUCT and FAKE_ORDER. Reads and writes work on its
- * own maps, with the real one's ownership rule; `get`, `update` and `remove` of an unknown id throw the core's
+ * A fresh fake data access holding FAKE_USER, FAKE_ADMIN, FAKE_PRODUCT and FAKE_ORDER. Reads and writes work on its own
+ * maps, with the real one's ownership rule; `get`, `update` and `remove` of an unknown id throw the real data access's
  * not-found problem; `auth.authenticate` knows FAKE_AUTH's two headers and answers 401 to any other; `auth.login`
  * answers 401; `ping` and `close` resolve.
  */
