@@ -218,7 +218,11 @@ class RawApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                self.db = Database(await create_pool(self.settings.database_url, self.settings.pool_size))
+                self.db = Database(
+                    await create_pool(
+                        self.settings.database_url, self.settings.pool_size, self.settings.statement_timeout_ms
+                    )
+                )
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 if self.db:

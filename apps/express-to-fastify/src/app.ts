@@ -30,7 +30,10 @@ import expressRouters, { expressRoute } from "./legacy/express.ts";
 export const FRAMEWORK = "express-to-fastify";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel" | "authRateLimit"> &
+  config: Pick<
+    AppConfig,
+    "databaseUrl" | "jwtSecret" | "poolSize" | "statementTimeoutMs" | "logLevel" | "authRateLimit"
+  > &
     Partial<Pick<AppConfig, "dataAccessMode">>;
   /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
   dataAccess?: DataAccess;

@@ -39,7 +39,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.db = Database(await create_pool(settings.database_url, settings.pool_size))
+        app.state.db = Database(
+            await create_pool(settings.database_url, settings.pool_size, settings.statement_timeout_ms)
+        )
         try:
             yield
         finally:

@@ -26,7 +26,10 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel" | "authRateLimit"> &
+  config: Pick<
+    AppConfig,
+    "databaseUrl" | "jwtSecret" | "poolSize" | "statementTimeoutMs" | "logLevel" | "authRateLimit"
+  > &
     Partial<Pick<AppConfig, "dataAccessMode">>;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
@@ -46,6 +49,7 @@ export const appPlugins = fp<Pick<AppOptions, "config" | "dataAccess"> & Metrics
       databaseUrl: config.databaseUrl,
       jwtSecret: config.jwtSecret,
       poolSize: config.poolSize,
+      statementTimeoutMs: config.statementTimeoutMs,
       dataAccessMode: config.dataAccessMode,
       dataAccess: given,
     });

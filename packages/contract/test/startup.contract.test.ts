@@ -50,6 +50,17 @@ describe.each(started)("$name", { concurrent: true }, (impl) => {
     expect(code).toBe(2);
   });
 
+  it("started with DB_STATEMENT_TIMEOUT_MS=0, which bounds nothing, prints that one problem on one line and exits 2", async () => {
+    const secret = "a-random-enough-secret-for-this-check-0123";
+    const env = { DATABASE_URL: SOME_DATABASE_URL, JWT_SECRET: secret, DB_STATEMENT_TIMEOUT_MS: "0" };
+    const { code, stdout, stderr } = await startWith(impl, env);
+    expect(stderr).toBe(
+      'invalid configuration: DB_STATEMENT_TIMEOUT_MS must be an integer from 1 to 600000, got "0"\n',
+    );
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
   // RFC 7518 §3.2: an HS256 key has at least 256 bits; and a secret this repository has shipped is known to all.
   it.each([
     [

@@ -27,6 +27,8 @@ export interface DataAccessOptions {
   databaseUrl: string;
   jwtSecret: string;
   poolSize?: number;
+  /** PostgreSQL's statement_timeout on every pooled connection, in ms (default: packages/db's). */
+  statementTimeoutMs?: number;
   /**
    * `client` (default): every query through Prisma's client API. `sql`: the hot routes (get by id, the lists,
    * order creation) through Prisma's raw-SQL path (`$queryRaw`), everything else as in `client`.
@@ -35,8 +37,9 @@ export interface DataAccessOptions {
 }
 
 /** The data access every Node app wires in its own way (middleware state, decorator, provider). */
-export function createDataAccess({ databaseUrl, jwtSecret, poolSize, dataAccessMode = "client" }: DataAccessOptions) {
-  const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, poolSize });
+export function createDataAccess(options: DataAccessOptions) {
+  const { databaseUrl, jwtSecret, poolSize, statementTimeoutMs, dataAccessMode = "client" } = options;
+  const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, poolSize, statementTimeoutMs });
   const sql = dataAccessMode === "sql";
   return {
     users: sql ? { ...usersRepository(prisma), ...usersSqlQueries(prisma) } : usersRepository(prisma),

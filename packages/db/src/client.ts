@@ -13,6 +13,8 @@ export interface PrismaClientOptions {
    * (default true). Prisma's pg adapter sends unnamed statements otherwise: parse + plan on every query.
    */
   preparedStatements?: boolean;
+  /** PostgreSQL's statement_timeout on every connection, in ms (default 5,000, or DB_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs?: number;
 }
 
 export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -23,6 +25,24 @@ export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
     throw new Error(`DB_POOL_SIZE must be an integer from 1 to 1000, got "${raw}"`);
   }
   return size;
+}
+
+/** The longest one statement may run, its wait for a lock included (DB_STATEMENT_TIMEOUT_MS overrides it). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+const MAX_STATEMENT_TIMEOUT_MS = 600_000;
+
+/**
+ * DB_STATEMENT_TIMEOUT_MS: a bound on every statement, so that one expensive query cannot hold a pooled connection
+ * as long as it likes; PostgreSQL cancels it (57014) and the request is a 503. Digits only, as FastAPI reads it.
+ */
+export function statementTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DB_STATEMENT_TIMEOUT_MS;
+  if (raw === undefined || raw === "") return DEFAULT_STATEMENT_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || ms < 1 || ms > MAX_STATEMENT_TIMEOUT_MS) {
+    throw new Error(`DB_STATEMENT_TIMEOUT_MS must be an integer from 1 to ${MAX_STATEMENT_TIMEOUT_MS}, got "${raw}"`);
+  }
+  return ms;
 }
 
 /** A new connection that takes longer than this means PostgreSQL is unreachable: the request gets a 503. */
@@ -56,6 +76,8 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
     // pool waits up to ACQUIRE_TIMEOUT_MS; each new connection has CONNECT_TIMEOUT_MS to be established, so
     // an unreachable database still fails a request fast (a 503) and the app recovers by itself.
     connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
+    // Sent with each connection's start-up message: no round trip per request.
+    statement_timeout: options.statementTimeoutMs ?? statementTimeoutFromEnv(),
     Client: BoundedConnectClient,
   });
   // node-postgres emits 'error' on a client whose connection fails. The pool listens while a client is idle, a

@@ -1,4 +1,10 @@
-export { createPrismaClient, type PrismaClientOptions, poolSizeFromEnv } from "./client.ts";
+export {
+  createPrismaClient,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  type PrismaClientOptions,
+  poolSizeFromEnv,
+  statementTimeoutFromEnv,
+} from "./client.ts";
 export * from "./fixtures.ts";
 export type { Order, OrderStatus, Product, User } from "./generated/prisma/client.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";

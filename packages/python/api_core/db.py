@@ -51,9 +51,10 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     RESET ALL`) would only cost a round trip per request. asyncpg still rolls back a transaction left open."""
 
 
-async def create_pool(database_url: str, size: int) -> asyncpg.Pool:
+async def create_pool(database_url: str, size: int, statement_timeout_ms: int) -> asyncpg.Pool:
     """A pool that connects lazily, as the Node apps' pg pool does: the app starts (and /health answers) while
-    PostgreSQL is down, requests that need it get a 503 within CONNECT_TIMEOUT_SECONDS, and it recovers by itself."""
+    PostgreSQL is down, requests that need it get a 503 within CONNECT_TIMEOUT_SECONDS, and it recovers by itself.
+    Every connection starts with `statement_timeout` set, as the Node apps' do (no round trip per request)."""
     return await asyncpg.create_pool(
         database_url,
         min_size=0,
@@ -62,6 +63,7 @@ async def create_pool(database_url: str, size: int) -> asyncpg.Pool:
         timeout=CONNECT_TIMEOUT_SECONDS,
         init=_init_connection,
         reset=_keep_session,
+        server_settings={"statement_timeout": str(statement_timeout_ms)},
     )
 
 

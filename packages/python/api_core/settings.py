@@ -32,6 +32,9 @@ def secret_problem(secret: str) -> str | None:
     return None
 
 
+# packages/db's DEFAULT_STATEMENT_TIMEOUT_MS.
+DEFAULT_STATEMENT_TIMEOUT_MS = 5_000
+
 # The auth routes' rate limit (docs/api.md "Abuse limits"): AUTH_RATE_LIMIT requests per client address and route in
 # a fixed window of this many seconds (server's AUTH_RATE_WINDOW_SECONDS).
 AUTH_RATE_WINDOW_SECONDS = 60
@@ -53,11 +56,13 @@ class Settings:
     workers: int
     shutdown_grace_seconds: float
     auth_rate_limit: int = DEFAULT_AUTH_RATE_LIMIT
+    # The bound on every statement, its wait for a lock included (DB_STATEMENT_TIMEOUT_MS): past it, a 503.
+    statement_timeout_ms: int = DEFAULT_STATEMENT_TIMEOUT_MS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
-        """Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, AUTH_RATE_LIMIT, WEB_CONCURRENCY and
-        SHUTDOWN_GRACE_MS; raises one error that lists every problem."""
+        """Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, DB_STATEMENT_TIMEOUT_MS,
+        AUTH_RATE_LIMIT, WEB_CONCURRENCY and SHUTDOWN_GRACE_MS; raises one error that lists every problem."""
         problems: list[str] = []
 
         def integer(name: str, default: int, low: int, high: int) -> int:
@@ -70,8 +75,8 @@ class Settings:
             return int(raw)
 
         def requests_per_window(name: str, default: int) -> int:
-            # Read as core reads it, with JavaScript's Number() (`1e3` and `10.0` are whole numbers there), so that a
-            # value starts every implementation or none.
+            # Read as the Node apps read it, with JavaScript's Number() (`1e3` and `10.0` are whole numbers there), so
+            # that a value starts every implementation or none.
             raw = env.get(name, "")
             if raw == "":
                 return default
@@ -94,6 +99,7 @@ class Settings:
         if log_level not in LOG_LEVELS:
             problems.append(f'LOG_LEVEL must be one of {", ".join(LOG_LEVELS)}, got "{log_level}"')
         pool_size = integer("DB_POOL_SIZE", 10, 1, 1000)
+        statement_timeout_ms = integer("DB_STATEMENT_TIMEOUT_MS", DEFAULT_STATEMENT_TIMEOUT_MS, 1, 600_000)
         auth_rate_limit = requests_per_window("AUTH_RATE_LIMIT", DEFAULT_AUTH_RATE_LIMIT)
         workers = integer("WEB_CONCURRENCY", 1, 1, 64)
         grace_ms = integer("SHUTDOWN_GRACE_MS", 10_000, 0, 3_600_000)
@@ -109,6 +115,7 @@ class Settings:
             jwt_secret=jwt_secret,
             log_level=log_level,
             pool_size=pool_size,
+            statement_timeout_ms=statement_timeout_ms,
             workers=workers,
             shutdown_grace_seconds=grace_ms / 1000,
             auth_rate_limit=auth_rate_limit,

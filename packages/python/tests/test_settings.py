@@ -90,3 +90,17 @@ def test_an_entry_point_prints_the_message_alone_and_exits_2(capsys: pytest.Capt
     captured = capsys.readouterr()
     assert captured.err == "invalid configuration: JWT_SECRET is a placeholder from this repository; set a random one\n"
     assert captured.out == ""
+
+
+def test_the_statement_timeout_defaults_to_five_seconds_and_reads_whole_milliseconds() -> None:
+    assert Settings.from_env(GOOD).statement_timeout_ms == 5000
+    assert Settings.from_env({**GOOD, "DB_STATEMENT_TIMEOUT_MS": "250"}).statement_timeout_ms == 250
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "1.5", "1e3", "five", "600001"])
+def test_a_statement_timeout_that_is_no_bound_is_refused_with_the_node_apps_message(raw: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        Settings.from_env({**GOOD, "DB_STATEMENT_TIMEOUT_MS": raw})
+    assert str(raised.value) == (
+        f'invalid configuration: DB_STATEMENT_TIMEOUT_MS must be an integer from 1 to 600000, got "{raw}"'
+    )

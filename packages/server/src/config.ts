@@ -1,6 +1,6 @@
 // The configuration every Node app reads from its environment, validated once at start-up.
 import { DATA_ACCESS_MODES, type DataAccessMode } from "@api-ref/data-access";
-import { poolSizeFromEnv } from "@api-ref/db";
+import { poolSizeFromEnv, statementTimeoutFromEnv } from "@api-ref/db";
 
 export interface AppConfig {
   port: number;
@@ -9,6 +9,8 @@ export interface AppConfig {
   jwtSecret: string;
   logLevel: string;
   poolSize: number;
+  /** The bound on every statement, in ms (DB_STATEMENT_TIMEOUT_MS): past it PostgreSQL cancels it, a 503. */
+  statementTimeoutMs: number;
   /** How long a graceful shutdown may take before the process gives up on in-flight requests. */
   shutdownGraceMs: number;
   /** Which query path the data access takes (DATA_ACCESS): Prisma's client API, or its raw-SQL path. */
@@ -47,8 +49,8 @@ export class ConfigError extends Error {
 }
 
 /**
- * Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, DATA_ACCESS, AUTH_RATE_LIMIT; throws one
- * message listing every problem.
+ * Reads PORT, HOST, DATABASE_URL, JWT_SECRET, LOG_LEVEL, DB_POOL_SIZE, DB_STATEMENT_TIMEOUT_MS, DATA_ACCESS,
+ * AUTH_RATE_LIMIT; throws one message listing every problem.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
@@ -69,6 +71,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   } catch (error) {
     problems.push((error as Error).message);
   }
+  let statementTimeoutMs = 0;
+  try {
+    statementTimeoutMs = statementTimeoutFromEnv(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   const dataAccessMode = (env.DATA_ACCESS || "client") as DataAccessMode;
   if (!DATA_ACCESS_MODES.includes(dataAccessMode))
     problems.push(`DATA_ACCESS must be one of ${DATA_ACCESS_MODES.join(", ")}, got "${env.DATA_ACCESS}"`);
@@ -84,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret: env.JWT_SECRET as string,
     logLevel,
     poolSize,
+    statementTimeoutMs,
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
     dataAccessMode,
     authRateLimit,

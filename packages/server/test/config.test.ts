@@ -36,6 +36,21 @@ describe("loadConfig", () => {
     );
   });
 
+  it("bounds every statement at 5 s unless DB_STATEMENT_TIMEOUT_MS says otherwise", () => {
+    expect(loadConfig(GOOD).statementTimeoutMs).toBe(5000);
+    expect(loadConfig({ ...GOOD, DB_STATEMENT_TIMEOUT_MS: "250" }).statementTimeoutMs).toBe(250);
+  });
+
+  // The same values and message as FastAPI's settings (packages/python/tests/test_settings.py).
+  it.each(["0", "-1", "1.5", "1e3", "five", "600001"])(
+    "refuses DB_STATEMENT_TIMEOUT_MS %s, which is no bound",
+    (raw) => {
+      expect(() => loadConfig({ ...GOOD, DB_STATEMENT_TIMEOUT_MS: raw })).toThrow(
+        `invalid configuration: DB_STATEMENT_TIMEOUT_MS must be an integer from 1 to 600000, got "${raw}"`,
+      );
+    },
+  );
+
   it("takes Prisma's client API unless DATA_ACCESS says sql", () => {
     expect(loadConfig(GOOD).dataAccessMode).toBe("client");
     expect(loadConfig({ ...GOOD, DATA_ACCESS: "" }).dataAccessMode).toBe("client");

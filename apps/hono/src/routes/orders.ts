@@ -7,9 +7,10 @@ import { authenticate, requireAdmin } from "../middleware/auth.ts";
 import { body, headers, params, query } from "../middleware/validate.ts";
 
 /**
- * `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(dataAccess))`. Core's queries take
- * the caller: a customer lists and reaches only their own orders (another's is a 404), an order placed is the
- * caller's, and a customer may only cancel (the data access's 403 for any other status). Deleting is an admin's.
+ * `/orders` and `/orders/:id`, mounted with `app.route("/orders", orderRoutes(dataAccess))`. The data access's
+ * queries take the caller: a customer lists and reaches only their own orders (another's is a 404), an order placed
+ * is the caller's, and a customer may only cancel (the data access's 403 for any other status). Deleting is an
+ * admin's.
  */
 export const orderRoutes = (dataAccess: DataAccess) => {
   const { orders } = dataAccess;

@@ -10,8 +10,8 @@ export function orderRoutes(dataAccess: DataAccess) {
   const signedIn = authenticate(dataAccess);
   const router = new Router({ sensitive: true });
 
-  // Core's queries take the caller: a customer lists and reaches only their own orders (another's is a 404), and
-  // an order placed is the caller's.
+  // The data access's queries take the caller: a customer lists and reaches only their own orders (another's is a
+  // 404), and an order placed is the caller's.
   router
     .get("/", signedIn, validate({ query: contract.ListOrdersQuery }), async (ctx) => {
       ctx.body = await orders.list(ctx.state.query, ctx.state.user);

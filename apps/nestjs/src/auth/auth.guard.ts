@@ -23,7 +23,7 @@ export class AuthGuard implements CanActivate {
     ]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    // Core verifies the token and reads the user's current role; it throws the contract's 401, with its
+    // The data access verifies the token and reads the user's current role; it throws the contract's 401, with its
     // `www-authenticate` challenge, for anything else.
     request.user = await this.auth.authenticate(request.headers.authorization);
     return true;

@@ -20,7 +20,8 @@ export class RolesGuard implements CanActivate {
     ]);
     if (!roles) return true;
     const { user } = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    // Core's 403 (with `www-authenticate: Bearer error="insufficient_scope"`), not Nest's ForbiddenException.
+    // The data access's 403 (with `www-authenticate: Bearer error="insufficient_scope"`), not Nest's
+    // ForbiddenException.
     if (!user || !roles.includes(user.role)) throw forbidden(`This needs the ${roles.join(" or ")} role.`);
     return true;
   }

@@ -37,7 +37,7 @@ export default fp(
     // Declared up front so that every request has one shape (Fastify's advice); null until the hook runs.
     fastify.decorateRequest("user", null);
     fastify.decorate("authenticate", async (request: FastifyRequest) => {
-      // Core verifies the token and reads the user's current role: a deleted user's token is a 401 here.
+      // The data access verifies the token and reads the user's current role: a deleted user's token is a 401 here.
       request.user = await auth.authenticate(request.headers.authorization);
     });
     fastify.decorate("requireAdmin", async (request: FastifyRequest) => requireAdmin(callerOf(request)));
