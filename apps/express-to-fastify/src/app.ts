@@ -30,11 +30,8 @@ import expressRouters, { expressRoute } from "./legacy/express.ts";
 export const FRAMEWORK = "express-to-fastify";
 
 export interface AppOptions {
-  config: Pick<
-    AppConfig,
-    "databaseUrl" | "jwtSecret" | "poolSize" | "statementTimeoutMs" | "logLevel" | "authRateLimit"
-  > &
-    Partial<Pick<AppConfig, "dataAccessMode">>;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel" | "authRateLimit"> &
+    Partial<Pick<AppConfig, "dataAccessMode" | "statementTimeoutMs">>;
   /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */
   dataAccess?: DataAccess;
 }

@@ -26,11 +26,8 @@ import { productRoutes } from "./routes/products.ts";
 import { userRoutes } from "./routes/users.ts";
 
 export interface AppOptions {
-  config: Pick<
-    AppConfig,
-    "databaseUrl" | "jwtSecret" | "poolSize" | "statementTimeoutMs" | "logLevel" | "authRateLimit"
-  > &
-    Partial<Pick<AppConfig, "dataAccessMode">>;
+  config: Pick<AppConfig, "databaseUrl" | "jwtSecret" | "poolSize" | "logLevel" | "authRateLimit"> &
+    Partial<Pick<AppConfig, "dataAccessMode" | "statementTimeoutMs">>;
   /** How the contract's Zod schemas become validators and serializers (see src/modes). */
   mode: SchemaMode;
   /** A data access to use instead of connecting to `config.databaseUrl` (the tests' fake); closed on close all the same. */

@@ -18,6 +18,7 @@ export const TEST_CONFIG: AppConfig = {
   jwtSecret: "a-secret-of-at-least-16-characters",
   logLevel: "silent",
   poolSize: 1,
+  statementTimeoutMs: 5000,
   shutdownGraceMs: 1000,
   dataAccessMode: "client",
   // High, as for the contract suite's instances: a test of the limit itself sets its own.
