@@ -1,3 +1,4 @@
+export * from "./cursor.ts";
 export * from "./openapi.ts";
 export * from "./problems.ts";
 export * from "./routes.ts";

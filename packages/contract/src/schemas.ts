@@ -3,6 +3,10 @@
 // Each schema has a type of the same name beside it (`type IdParams = z.output<typeof IdParams>`), its parsed value:
 // apps import both from here and never re-declare one.
 import { z } from "zod";
+import { CURSOR_PATTERN, type CursorSort, decodeCursor, SORT_KEYS } from "./cursor.ts";
+
+/** One message for every cursor refused: a client can only have a good one from a list's `nextCursor`. */
+const INVALID_CURSOR = "must be the nextCursor of a list in the same sort";
 
 // ---- building blocks ---------------------------------------------------------------------------------------
 
@@ -35,22 +39,66 @@ export const queryMeaning = z.registry<QueryParameterMeaning>();
  * Query integers: decimal digits only on the wire ("2", not "2.0", "0x2", "1e1" or " 2"), then bounds.
  * A parameter given twice arrives as an array and fails the string check: a 400, as the contract says.
  */
-const queryInt = (min: number, max: number) =>
+const queryInt = (min: number, max: number, meaning: Record<string, unknown> = {}) =>
   z
     .string()
     .regex(/^[0-9]{1,10}$/, { error: "must be a non-negative integer" })
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
-    .register(queryMeaning, { schema: { type: "integer", minimum: min, maximum: max } });
+    .register(queryMeaning, { schema: { type: "integer", minimum: min, maximum: max, ...meaning } });
+
+/** Query booleans: `true` or `false` on the wire, nothing else. */
+const queryBool = () =>
+  z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((v) => v === "true")
+    .register(queryMeaning, { schema: { type: "boolean" } });
 
 export const MAX_PAGE = 1_000_000;
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
+export const DEFAULT_PAGE = 1;
 
+/**
+ * Where a list starts and what it counts: `page` (OFFSET: its cost grows with the page) or `cursor` (a list's
+ * `nextCursor`: its cost does not), never both; `total=true` asks for the exact count, which costs a pass over
+ * every matching row, so it is never paid unasked. `page` has no Zod default, so that "both given" can be told
+ * from "cursor given"; an absent page is page 1 (the default the documents state).
+ */
 const paging = {
-  page: queryInt(1, MAX_PAGE).optional().default(1),
+  page: queryInt(1, MAX_PAGE, { default: DEFAULT_PAGE }).optional(),
   limit: queryInt(1, MAX_LIMIT).optional().default(DEFAULT_LIMIT),
+  cursor: z
+    .string()
+    .regex(CURSOR_PATTERN, { error: INVALID_CURSOR })
+    .optional()
+    .describe("The `nextCursor` of the page before; the list goes on after that row."),
+  total: queryBool().optional().default(false),
 };
+
+/** The sort every list but the products' is read in. */
+const NEWEST = "-createdAt" satisfies CursorSort;
+
+/**
+ * The list-wide rules of `paging`: not both page and cursor; a cursor this list, in this sort, gave. Zod runs them
+ * even when a field failed, so each rule looks only at fields that passed (a failed one has its own issue).
+ */
+const pagingRules =
+  (sortOf: (query: { sort?: CursorSort }) => CursorSort) =>
+  (query: { page?: number; cursor?: string; sort?: CursorSort }, ctx: z.core.$RefinementCtx) => {
+    const { page, cursor } = query;
+    if (typeof cursor !== "string" || !CURSOR_PATTERN.test(cursor)) return;
+    if (page !== undefined) {
+      if (typeof page === "number") {
+        ctx.addIssue({ code: "custom", path: ["page"], message: "cannot be combined with cursor", input: page });
+      }
+      return;
+    }
+    const sort = sortOf(query);
+    if (Object.hasOwn(SORT_KEYS, sort) && !decodeCursor(cursor, sort)) {
+      ctx.addIssue({ code: "custom", path: ["cursor"], message: INVALID_CURSOR, input: cursor });
+    }
+  };
 
 /** Case-insensitive substring search; matched literally (`%` and `_` are not wildcards). */
 const search = text().min(1).max(100);
@@ -196,7 +244,9 @@ export type LoginResponse = z.output<typeof LoginResponse>;
 export const IdParams = z.strictObject({ id: Id });
 export type IdParams = z.output<typeof IdParams>;
 
-export const ListUsersQuery = z.strictObject({ ...paging, q: search.optional() });
+export const ListUsersQuery = z
+  .strictObject({ ...paging, q: search.optional() })
+  .superRefine(pagingRules(() => NEWEST));
 export type ListUsersQuery = z.output<typeof ListUsersQuery>;
 
 export const PRODUCT_SORTS = ["createdAt", "-createdAt", "priceCents", "-priceCents", "name"] as const;
@@ -206,25 +256,24 @@ export const ListProductsQuery = z
     q: search.optional(),
     minPriceCents: queryInt(0, MAX_PRICE_CENTS).optional(),
     maxPriceCents: queryInt(0, MAX_PRICE_CENTS).optional(),
-    inStock: z
-      .enum(["true", "false"], { error: "must be true or false" })
-      .transform((v) => v === "true")
-      .register(queryMeaning, { schema: { type: "boolean" } })
-      .optional(),
-    sort: z.enum(PRODUCT_SORTS).optional().default("-createdAt"),
+    inStock: queryBool().optional(),
+    sort: z.enum(PRODUCT_SORTS).optional().default(NEWEST),
   })
   .refine((q) => q.minPriceCents === undefined || q.maxPriceCents === undefined || q.minPriceCents <= q.maxPriceCents, {
     error: "must not be greater than maxPriceCents",
     path: ["minPriceCents"],
-  });
+  })
+  .superRefine(pagingRules((q) => q.sort ?? NEWEST));
 
-export const ListOrdersQuery = z.strictObject({
-  ...paging,
-  status: OrderStatus.optional(),
-  userId: Id.optional(),
-  productId: Id.optional(),
-  include: Include.optional(),
-});
+export const ListOrdersQuery = z
+  .strictObject({
+    ...paging,
+    status: OrderStatus.optional(),
+    userId: Id.optional(),
+    productId: Id.optional(),
+    include: Include.optional(),
+  })
+  .superRefine(pagingRules(() => NEWEST));
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 export type ListProductsQuery = z.output<typeof ListProductsQuery>;
 export const GetOrderQuery = z.strictObject({ include: Include.optional() });
@@ -232,13 +281,18 @@ export type GetOrderQuery = z.output<typeof GetOrderQuery>;
 
 // ---- lists, misc --------------------------------------------------------------------------------------------
 
+/**
+ * A list's answer. `page` is null when the list was read by cursor; `total` and `pages` are null unless asked for
+ * (`total=true`); `nextCursor` is null on the last page.
+ */
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({
     data: z.array(item),
-    page: z.int().min(1),
+    page: z.int().min(1).nullable(),
     limit: z.int().min(1).max(MAX_LIMIT),
-    total: z.int().min(0),
-    pages: z.int().min(0),
+    total: z.int().min(0).nullable(),
+    pages: z.int().min(0).nullable(),
+    nextCursor: z.string().regex(CURSOR_PATTERN).nullable(),
   });
 export const UserList = listOf(User);
 export type UserList = z.output<typeof UserList>;
@@ -275,8 +329,9 @@ export type OrderInclude = (typeof ORDER_INCLUDES)[number];
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 export interface Page<T> {
   data: T[];
-  page: number;
+  page: number | null;
   limit: number;
-  total: number;
-  pages: number;
+  total: number | null;
+  pages: number | null;
+  nextCursor: string | null;
 }
