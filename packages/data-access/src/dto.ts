@@ -37,7 +37,3 @@ export const toOrder = (o: Order & { user?: UserRow; product?: Product }): Order
   ...(o.user ? { user: toUser(o.user) } : {}),
   ...(o.product ? { product: toProduct(o.product) } : {}),
 });
-
-export function page<T>(data: T[], total: number, pageNumber: number, limit: number) {
-  return { data, page: pageNumber, limit, total, pages: Math.ceil(total / limit) };
-}

@@ -3,11 +3,21 @@
 // are orders.ts's own.
 import type { ListOrdersQuery, OrderInclude } from "@api-ref/contract";
 import { type Order, Prisma, type PrismaClient, type Product } from "@api-ref/db";
-import { countOf, ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, whereAll } from "./columns.sql.ts";
-import { page, toOrder, type UserRow } from "./dto.ts";
+import {
+  afterSql,
+  countOf,
+  limitSql,
+  ORDER_COLUMNS,
+  orderBySql,
+  PRODUCT_COLUMNS,
+  USER_COLUMNS,
+  whereAll,
+} from "./columns.sql.ts";
+import { toOrder, type UserRow } from "./dto.ts";
 import { translate } from "./errors.ts";
 import { type Db, type NewOrder, orderNotFound, type StockTaker } from "./orders.ts";
 import type { Principal } from "./principal.ts";
+import { answerList, listWindow, NEWEST_FIRST } from "./search.ts";
 
 /**
  * The stock taken and the order recorded in one statement: atomic by itself (no BEGIN/COMMIT, one round trip), the
@@ -58,22 +68,23 @@ export function ordersSqlQueries(prisma: PrismaClient) {
   }
 
   return {
-    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery, principal: Principal) {
-      const conditions: Prisma.Sql[] = ownOrders(principal);
-      if (status !== undefined) conditions.push(Prisma.sql`status = ${status}::order_status`);
-      if (userId !== undefined) conditions.push(Prisma.sql`user_id = ${userId}::uuid`);
-      if (productId !== undefined) conditions.push(Prisma.sql`product_id = ${productId}::uuid`);
-      const where = whereAll(conditions);
-      try {
-        const [rows, count] = await Promise.all([
-          prisma.$queryRaw<Order[]>`SELECT ${ORDER_COLUMNS} FROM orders ${where}
-            ORDER BY created_at DESC, id ASC LIMIT ${limit} OFFSET ${(pageNumber - 1) * limit}`,
-          prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM orders ${where}`,
-        ]);
-        return page((await withRelations(rows, include)).map(toOrder), countOf(count), pageNumber, limit);
-      } catch (error) {
-        translate(error);
-      }
+    async list(query: ListOrdersQuery, principal: Principal) {
+      const { status, userId, productId, include } = query;
+      const window = listWindow(query, NEWEST_FIRST);
+      const filters: Prisma.Sql[] = ownOrders(principal);
+      if (status !== undefined) filters.push(Prisma.sql`status = ${status}::order_status`);
+      if (userId !== undefined) filters.push(Prisma.sql`user_id = ${userId}::uuid`);
+      if (productId !== undefined) filters.push(Prisma.sql`product_id = ${productId}::uuid`);
+      const rows = prisma.$queryRaw<Order[]>`SELECT ${ORDER_COLUMNS} FROM orders
+        ${whereAll([...filters, ...afterSql(window)])} ORDER BY ${orderBySql(window.sort)} ${limitSql(window)}`;
+      return answerList(
+        window,
+        rows.then((found) => withRelations(found, include)),
+        window.total
+          ? prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM orders ${whereAll(filters)}`.then(countOf)
+          : undefined,
+        toOrder,
+      );
     },
 
     async get(id: string, include: OrderInclude[] | undefined, principal: Principal) {

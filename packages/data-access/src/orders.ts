@@ -17,7 +17,7 @@ import type { Order, Prisma, PrismaClient } from "@api-ref/db";
 import { toOrder } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
 import { forbidden, type Principal, unauthorized } from "./principal.ts";
-import { NEWEST_FIRST, pageOf, pageWindow } from "./search.ts";
+import { afterWhere, answerList, listWindow, NEWEST_FIRST, orderByOf, takeWindow } from "./search.ts";
 
 export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
 
@@ -135,18 +135,19 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
   }
 
   return {
-    async list({ page: pageNumber, limit, status, userId, productId, include }: ListOrdersQuery, principal: Principal) {
+    async list(query: ListOrdersQuery, principal: Principal) {
+      const { status, userId, productId, include } = query;
+      const window = listWindow(query, NEWEST_FIRST);
       const where: Prisma.OrderWhereInput = { status, userId, productId, AND: [reachableOrders(principal)] };
-      return pageOf(
-        pageNumber,
-        limit,
+      return answerList(
+        window,
         prisma.order.findMany({
-          where,
-          orderBy: [...NEWEST_FIRST],
-          ...pageWindow(pageNumber, limit),
+          where: { AND: [where, afterWhere(window)] },
+          orderBy: orderByOf(window.sort),
+          ...takeWindow(window),
           include: includeArg(include),
         }),
-        prisma.order.count({ where }),
+        window.total ? prisma.order.count({ where }) : undefined,
         toOrder,
       );
     },

@@ -1,38 +1,29 @@
-import {
-  type CreateProductBody,
-  type ListProductsQuery,
-  type ProductSort,
-  problem,
-  type UpdateProductBody,
-} from "@api-ref/contract";
+import { type CreateProductBody, type ListProductsQuery, problem, type UpdateProductBody } from "@api-ref/contract";
 import type { Prisma, PrismaClient } from "@api-ref/db";
 import { toProduct } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-import { containsInsensitive, pageOf, pageWindow } from "./search.ts";
-
-const SORTS: Record<ProductSort, Prisma.ProductOrderByWithRelationInput[]> = {
-  createdAt: [{ createdAt: "asc" }, { id: "asc" }],
-  "-createdAt": [{ createdAt: "desc" }, { id: "asc" }],
-  priceCents: [{ priceCents: "asc" }, { id: "asc" }],
-  "-priceCents": [{ priceCents: "desc" }, { id: "asc" }],
-  name: [{ name: "asc" }, { id: "asc" }],
-};
+import { afterWhere, answerList, containsInsensitive, listWindow, orderByOf, takeWindow } from "./search.ts";
 
 export const productNotFound = (id: string) => problem("notFound", `No product has the id ${id}.`);
 
 export function productsRepository(prisma: PrismaClient) {
   return {
-    async list({ page: pageNumber, limit, q, minPriceCents, maxPriceCents, inStock, sort }: ListProductsQuery) {
+    async list(query: ListProductsQuery) {
+      const { q, minPriceCents, maxPriceCents, inStock, sort } = query;
+      const window = listWindow(query, sort);
       const where: Prisma.ProductWhereInput = {};
       if (q) where.name = containsInsensitive(q);
       if (minPriceCents !== undefined || maxPriceCents !== undefined)
         where.priceCents = { gte: minPriceCents, lte: maxPriceCents };
       if (inStock !== undefined) where.stock = inStock ? { gt: 0 } : { equals: 0 };
-      return pageOf(
-        pageNumber,
-        limit,
-        prisma.product.findMany({ where, orderBy: SORTS[sort], ...pageWindow(pageNumber, limit) }),
-        prisma.product.count({ where }),
+      return answerList(
+        window,
+        prisma.product.findMany({
+          where: { AND: [where, afterWhere(window)] },
+          orderBy: orderByOf(sort),
+          ...takeWindow(window),
+        }),
+        window.total ? prisma.product.count({ where }) : undefined,
         toProduct,
       );
     },

@@ -1,5 +1,15 @@
-// How lists are read, the same for every resource: filters, order, the page's window and the answer.
-import { page } from "./dto.ts";
+// How lists are read, the same for every resource and both query paths: filters, order, where the page starts (an
+// offset, or after a cursor's row), and the answer with its nextCursor.
+import {
+  type CursorPosition,
+  type CursorSort,
+  DEFAULT_PAGE,
+  decodeCursor,
+  encodeCursor,
+  type Page,
+  problem,
+  SORT_KEYS,
+} from "@api-ref/contract";
 import { translate } from "./errors.ts";
 
 /** Escapes LIKE wildcards so that `q` matches as a literal substring (`50%` finds "50%", not "50" + anything). */
@@ -11,23 +21,99 @@ export const containsInsensitive = (q: string) => ({ contains: escapeLike(q), mo
 /** The ILIKE pattern of `containsInsensitive` for hand-written SQL: `%q%` with q's wildcards escaped. */
 export const likePattern = (q: string) => `%${escapeLike(q)}%`;
 
-/** Newest first, ties broken by id, so that pages never overlap or skip a row. */
-export const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "asc" }] as const;
+/** Users and orders are listed newest first; products may choose. */
+export const NEWEST_FIRST = "-createdAt" satisfies CursorSort;
 
-/** Prisma's `skip`/`take` for page `pageNumber` (1-based) of `limit` rows. */
-export const pageWindow = (pageNumber: number, limit: number) => ({ skip: (pageNumber - 1) * limit, take: limit });
+/** Prisma's orderBy for a sort: its key, then id ascending, so that pages never overlap or skip a row. */
+export const orderByOf = (sort: CursorSort) => {
+  const { field, descending } = SORT_KEYS[sort];
+  return [{ [field]: descending ? "desc" : "asc" }, { id: "asc" as const }];
+};
+
+/** The paging every list query carries (the contract's `paging`). */
+export interface Paging {
+  page?: number | undefined;
+  limit: number;
+  cursor?: string | undefined;
+  total: boolean;
+}
+
+/** A list's paging, resolved: where the page starts, how many rows it holds, whether the total is counted. */
+export interface ListWindow {
+  sort: CursorSort;
+  limit: number;
+  /** The page number when the list is read by page; null when it is read by cursor. */
+  page: number | null;
+  /** Rows skipped before the page (page mode; 0 by cursor). */
+  offset: number;
+  /** The row the page starts after (cursor mode). */
+  after: CursorPosition | undefined;
+  total: boolean;
+}
+
+export function listWindow({ page, limit, cursor, total }: Paging, sort: CursorSort): ListWindow {
+  if (cursor === undefined) {
+    const pageNumber = page ?? DEFAULT_PAGE;
+    return { sort, limit, page: pageNumber, offset: (pageNumber - 1) * limit, after: undefined, total };
+  }
+  // The contract's schema refuses such a cursor first; this guards callers that pass a query it did not parse.
+  const after = decodeCursor(cursor, sort);
+  if (!after || page !== undefined) {
+    throw problem("validation", "The request query is not valid.", {
+      errors: [{ path: "query.cursor", message: "must be the nextCursor of a list in the same sort" }],
+    });
+  }
+  return { sort, limit, page: null, offset: 0, after, total };
+}
+
+/** The sort key's value as a query compares it: a Date for timestamps, else as the cursor holds it. */
+export const keyValue = (sort: CursorSort, { key }: CursorPosition) =>
+  SORT_KEYS[sort].field === "createdAt" ? new Date(key) : key;
 
 /**
- * A list's answer, the contract's page: the page's rows and the total they are a page of, both asked at once (two
- * connections); a database failure becomes its problem.
+ * Prisma's `where` for the rows after a cursor's row: past its key, or at its key with a greater id. The redundant
+ * bound (`lte`/`gte` the key) is what lets PostgreSQL start the index scan at the cursor rather than filter to it.
  */
-export async function pageOf<Row, T>(
-  pageNumber: number,
-  limit: number,
+export function afterWhere(window: ListWindow) {
+  if (!window.after) return {};
+  const { field, descending } = SORT_KEYS[window.sort];
+  const key = keyValue(window.sort, window.after);
+  return {
+    AND: [
+      { [field]: descending ? { lte: key } : { gte: key } },
+      { OR: [{ [field]: descending ? { lt: key } : { gt: key } }, { [field]: key, id: { gt: window.after.id } }] },
+    ],
+  };
+}
+
+/** Prisma's `skip`/`take`: one row more than the page, whose presence says a next page exists. */
+export const takeWindow = (window: ListWindow) => ({ skip: window.offset, take: window.limit + 1 });
+
+/** The cursor that continues a list after `row`, in the list's sort. */
+function cursorAfter<T extends { id: string }>(sort: CursorSort, row: T): string {
+  const key = (row as unknown as Record<string, string | number>)[SORT_KEYS[sort].field] as string | number;
+  return encodeCursor(sort, { key, id: row.id });
+}
+
+/**
+ * A list's answer, the contract's page, from the rows read with `takeWindow` (up to limit + 1) and, when asked,
+ * the count (both asked at once, on two connections); a database failure becomes its problem.
+ */
+export async function answerList<Row, T extends { id: string }>(
+  window: ListWindow,
   rows: PromiseLike<Row[]>,
-  total: PromiseLike<number>,
+  count: PromiseLike<number> | undefined,
   toDto: (row: Row) => T,
-) {
-  const [found, count] = await Promise.all([rows, total]).catch(translate);
-  return page(found.map(toDto), count, pageNumber, limit);
+): Promise<Page<T>> {
+  const [found, total] = await Promise.all([rows, count]).catch(translate);
+  const data = found.slice(0, window.limit).map(toDto);
+  const last = data.at(-1);
+  return {
+    data,
+    page: window.page,
+    limit: window.limit,
+    total: total ?? null,
+    pages: total === undefined ? null : Math.ceil(total / window.limit),
+    nextCursor: found.length > window.limit && last ? cursorAfter(window.sort, last) : null,
+  };
 }

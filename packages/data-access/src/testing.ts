@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import {
+  type CursorSort,
   type Order,
   PROBLEM_CONTENT_TYPE,
   PROBLEMS,
@@ -16,6 +17,7 @@ import type { DataAccess } from "./index.ts";
 import { orderNotFound } from "./orders.ts";
 import { forbidden, type Principal, unauthorized } from "./principal.ts";
 import { productNotFound } from "./products.ts";
+import { answerList, listWindow, NEWEST_FIRST, type Paging } from "./search.ts";
 import { userNotFound } from "./users.ts";
 
 const CREATED_AT = "2025-01-01T00:00:00.000Z";
@@ -86,15 +88,18 @@ function table<T extends { id: string }>(first: T, notFound: (id: string) => Err
   };
   return {
     get,
-    list: ({ page, limit }: { page: number; limit: number }) => {
-      const all = [...rows.values()];
-      return {
-        data: all.slice((page - 1) * limit, page * limit),
-        page,
-        limit,
-        total: all.length,
-        pages: Math.ceil(all.length / limit),
-      };
+    /** The real lists' paging and answer, over the rows in the order they were put (the fake has no sorts). */
+    list: (query: Paging & { sort?: CursorSort }, keep: (row: T) => boolean = () => true) => {
+      const window = listWindow(query, query.sort ?? NEWEST_FIRST);
+      const all = [...rows.values()].filter(keep);
+      const start = window.after ? all.findIndex((row) => row.id === window.after?.id) + 1 : window.offset;
+      const found = all.slice(start, start + window.limit + 1);
+      return answerList(
+        window,
+        Promise.resolve(found),
+        window.total ? Promise.resolve(all.length) : undefined,
+        (r) => r,
+      );
     },
     put: (row: T) => {
       rows.set(row.id, row);
@@ -150,11 +155,8 @@ export function createFakeDataAccess(overrides: FakeOverrides = {}): DataAccess 
       remove: async (id) => products.remove(id),
     },
     orders: {
-      list: async (query, principal) => {
-        const page = orders.list(query);
-        const data = page.data.filter((o) => principal.role === "admin" || o.userId === principal.id);
-        return { ...page, data };
-      },
+      list: async (query, principal) =>
+        orders.list(query, (o) => principal.role === "admin" || o.userId === principal.id),
       get: async (id, _include, principal) => order(id, principal),
       create: async ({ productId, quantity }, principal) => {
         const { priceCents } = products.get(productId);

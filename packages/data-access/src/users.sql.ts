@@ -2,28 +2,28 @@
 // repository (writes, errors) is users.ts's own.
 import type { ListUsersQuery } from "@api-ref/contract";
 import { Prisma, type PrismaClient } from "@api-ref/db";
-import { countOf, USER_COLUMNS, whereAll } from "./columns.sql.ts";
-import { page, toUser, type UserRow } from "./dto.ts";
+import { afterSql, countOf, limitSql, orderBySql, USER_COLUMNS, whereAll } from "./columns.sql.ts";
+import { toUser, type UserRow } from "./dto.ts";
 import { translate } from "./errors.ts";
 import type { Principal } from "./principal.ts";
-import { likePattern } from "./search.ts";
+import { answerList, likePattern, listWindow, NEWEST_FIRST } from "./search.ts";
 import { userNotFound } from "./users.ts";
 
 export function usersSqlQueries(prisma: PrismaClient) {
   return {
-    async list({ page: pageNumber, limit, q }: ListUsersQuery) {
-      const pattern = q ? likePattern(q) : undefined;
-      const where = whereAll(pattern ? [Prisma.sql`(name ILIKE ${pattern} OR email ILIKE ${pattern})`] : []);
-      try {
-        const [rows, count] = await Promise.all([
-          prisma.$queryRaw<UserRow[]>`SELECT ${USER_COLUMNS} FROM users ${where}
-            ORDER BY created_at DESC, id ASC LIMIT ${limit} OFFSET ${(pageNumber - 1) * limit}`,
-          prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM users ${where}`,
-        ]);
-        return page(rows.map(toUser), countOf(count), pageNumber, limit);
-      } catch (error) {
-        translate(error);
-      }
+    async list(query: ListUsersQuery) {
+      const window = listWindow(query, NEWEST_FIRST);
+      const pattern = query.q ? likePattern(query.q) : undefined;
+      const filters = pattern ? [Prisma.sql`(name ILIKE ${pattern} OR email ILIKE ${pattern})`] : [];
+      return answerList(
+        window,
+        prisma.$queryRaw<UserRow[]>`SELECT ${USER_COLUMNS} FROM users ${whereAll([...filters, ...afterSql(window)])}
+          ORDER BY ${orderBySql(window.sort)} ${limitSql(window)}`,
+        window.total
+          ? prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM users ${whereAll(filters)}`.then(countOf)
+          : undefined,
+        toUser,
+      );
     },
 
     async get(id: string, principal: Principal) {

@@ -3,7 +3,15 @@ import type { Prisma, PrismaClient } from "@api-ref/db";
 import { toUser } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation, translate } from "./errors.ts";
 import type { Principal } from "./principal.ts";
-import { containsInsensitive, NEWEST_FIRST, pageOf, pageWindow } from "./search.ts";
+import {
+  afterWhere,
+  answerList,
+  containsInsensitive,
+  listWindow,
+  NEWEST_FIRST,
+  orderByOf,
+  takeWindow,
+} from "./search.ts";
 
 const OMIT_HASH = { passwordHash: true } as const;
 
@@ -22,13 +30,20 @@ export const reachableUsers = (principal: Principal): Prisma.UserWhereInput =>
 
 export function usersRepository(prisma: PrismaClient) {
   return {
-    async list({ page: pageNumber, limit, q }: ListUsersQuery) {
-      const where = q ? { OR: [{ name: containsInsensitive(q) }, { email: containsInsensitive(q) }] } : {};
-      return pageOf(
-        pageNumber,
-        limit,
-        prisma.user.findMany({ where, orderBy: [...NEWEST_FIRST], ...pageWindow(pageNumber, limit), omit: OMIT_HASH }),
-        prisma.user.count({ where }),
+    async list(query: ListUsersQuery) {
+      const window = listWindow(query, NEWEST_FIRST);
+      const where = query.q
+        ? { OR: [{ name: containsInsensitive(query.q) }, { email: containsInsensitive(query.q) }] }
+        : {};
+      return answerList(
+        window,
+        prisma.user.findMany({
+          where: { AND: [where, afterWhere(window)] },
+          orderBy: orderByOf(window.sort),
+          ...takeWindow(window),
+          omit: OMIT_HASH,
+        }),
+        window.total ? prisma.user.count({ where }) : undefined,
         toUser,
       );
     },

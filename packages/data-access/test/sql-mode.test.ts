@@ -2,7 +2,7 @@
 // milliseconds, BIGINT totals as numbers, null descriptions, ordering and paging), and the same problems, checked
 // against both modes on one seeded PostgreSQL.
 import { randomBytes } from "node:crypto";
-import type { CreateOrderBody, ListOrdersQuery, ListProductsQuery, ListUsersQuery } from "@api-ref/contract";
+import type { CreateOrderBody, ListOrdersQuery, ListProductsQuery, ListUsersQuery, Page } from "@api-ref/contract";
 import { applyMigrations, fixtureOrders, fixtureProducts, fixtureUsers, MISSING_ID, seedDatabase } from "@api-ref/db";
 import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,10 +76,10 @@ describe("DATA_ACCESS=sql answers as client does", () => {
   });
 
   const users: ListUsersQuery[] = [
-    { page: 1, limit: 20 },
-    { page: 3, limit: 7 },
-    { page: 1, limit: 50, q: "FIXTURE" },
-    { page: 1, limit: 20, q: "100%_\\" },
+    { page: 1, limit: 20, total: true },
+    { page: 3, limit: 7, total: true },
+    { page: 1, limit: 50, total: true, q: "FIXTURE" },
+    { page: 1, limit: 20, total: true, q: "100%_\\" },
   ];
   it.each(users)("users.list(%o)", async (query) => {
     const { fromClient, fromSql } = await both((d) => d.users.list(query));
@@ -87,13 +87,13 @@ describe("DATA_ACCESS=sql answers as client does", () => {
   });
 
   const products: ListProductsQuery[] = [
-    { page: 1, limit: 20, sort: "-createdAt" },
-    { page: 2, limit: 13, sort: "createdAt" },
-    { page: 1, limit: 30, sort: "priceCents", minPriceCents: 1000, maxPriceCents: 50_000 },
-    { page: 2, limit: 10, sort: "-priceCents", inStock: true },
-    { page: 1, limit: 100, sort: "name", inStock: false },
-    { page: 1, limit: 20, sort: "name", q: "fixture" },
-    { page: 99, limit: 100, sort: "-createdAt" },
+    { page: 1, limit: 20, total: true, sort: "-createdAt" },
+    { page: 2, limit: 13, total: false, sort: "createdAt" },
+    { page: 1, limit: 30, total: true, sort: "priceCents", minPriceCents: 1000, maxPriceCents: 50_000 },
+    { page: 2, limit: 10, total: false, sort: "-priceCents", inStock: true },
+    { page: 1, limit: 100, total: true, sort: "name", inStock: false },
+    { page: 1, limit: 20, total: true, sort: "name", q: "fixture" },
+    { page: 99, limit: 100, total: true, sort: "-createdAt" },
   ];
   it.each(products)("products.list(%o)", async (query) => {
     const { fromClient, fromSql } = await both((d) => d.products.list(query));
@@ -101,12 +101,12 @@ describe("DATA_ACCESS=sql answers as client does", () => {
   });
 
   const orders: ListOrdersQuery[] = [
-    { page: 1, limit: 20 },
-    { page: 2, limit: 15, include: ["user", "product"] },
-    { page: 1, limit: 10, status: "shipped", include: ["product"] },
-    { page: 1, limit: 10, userId: fixtureUsers.buyer.id, include: ["user"] },
-    { page: 1, limit: 10, productId: fixtureProducts.ordered.id, status: "cancelled" },
-    { page: 1, limit: 10, userId: MISSING_ID, include: ["user", "product"] },
+    { page: 1, limit: 20, total: true },
+    { page: 2, limit: 15, total: false, include: ["user", "product"] },
+    { page: 1, limit: 10, total: true, status: "shipped", include: ["product"] },
+    { page: 1, limit: 10, total: true, userId: fixtureUsers.buyer.id, include: ["user"] },
+    { page: 1, limit: 10, total: true, productId: fixtureProducts.ordered.id, status: "cancelled" },
+    { page: 1, limit: 10, total: true, userId: MISSING_ID, include: ["user", "product"] },
   ];
   it.each(orders)("orders.list(%o)", async (query) => {
     for (const principal of [admin, buyer, stranger]) {
@@ -116,10 +116,89 @@ describe("DATA_ACCESS=sql answers as client does", () => {
   });
 
   it("lists a customer's own orders only", async () => {
-    const own = await sql.orders.list({ page: 1, limit: 100 }, buyer);
+    const own = await sql.orders.list({ page: 1, limit: 100, total: true }, buyer);
     expect(own.total).toBe(Object.keys(fixtureOrders).length);
     expect(new Set(own.data.map((o) => o.userId))).toEqual(new Set([buyer.id]));
-    expect((await sql.orders.list({ page: 1, limit: 10, userId: buyer.id }, stranger)).total).toBe(0);
+    expect((await sql.orders.list({ page: 1, limit: 10, total: true, userId: buyer.id }, stranger)).total).toBe(0);
+  });
+});
+
+/** Every row of a list, by following nextCursor from the first page; also every page's JSON, to compare modes. */
+async function walk<T extends { id: string }>(
+  read: (cursor: string | undefined) => Promise<Page<T>>,
+): Promise<{ ids: string[]; pages: string[] }> {
+  const ids: string[] = [];
+  const pages: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    pages.push(JSON.stringify(page));
+    ids.push(...page.data.map((row) => row.id));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return { ids, pages };
+}
+
+/** Every row of a list in one read (OFFSET 0, the largest limit, page after page): what a walk must equal. */
+async function everyRow<T extends { id: string }>(read: (page: number) => Promise<Page<T>>) {
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const { data } = await read(page);
+    ids.push(...data.map((row) => row.id));
+    if (data.length < 100) return ids;
+  }
+}
+
+describe("cursor walks", () => {
+  it.each(["-createdAt", "createdAt", "priceCents", "-priceCents", "name"] as const)(
+    "products by %s: every row once, in order, the same pages in both modes",
+    async (sort) => {
+      const byClient = await walk((cursor) => client.products.list({ cursor, limit: 7, total: false, sort }));
+      const bySql = await walk((cursor) => sql.products.list({ cursor, limit: 7, total: false, sort }));
+      expect(bySql.pages).toEqual(byClient.pages);
+      expect(byClient.ids).toEqual(
+        await everyRow((page) => sql.products.list({ page, limit: 100, total: false, sort })),
+      );
+    },
+  );
+
+  it("users and orders (filtered, as a customer): every row once, in order, the same pages in both modes", async () => {
+    for (const mode of [client, sql]) {
+      const users = await walk((cursor) => mode.users.list({ cursor, limit: 9, total: false }));
+      expect(users.ids).toEqual(await everyRow((page) => mode.users.list({ page, limit: 100, total: false })));
+    }
+    const query = { limit: 3, total: false, include: ["product" as const] };
+    const byClient = await walk((cursor) => client.orders.list({ ...query, cursor }, buyer));
+    const bySql = await walk((cursor) => sql.orders.list({ ...query, cursor }, buyer));
+    expect(bySql.pages).toEqual(byClient.pages);
+    expect(byClient.ids).toEqual(await everyRow((page) => sql.orders.list({ page, limit: 100, total: false }, buyer)));
+  });
+
+  it("a page number's nextCursor goes on where that page ends", async () => {
+    const second = await sql.orders.list({ page: 2, limit: 5, total: false }, admin);
+    const third = await sql.orders.list({ page: 3, limit: 5, total: false }, admin);
+    const next = await client.orders.list({ cursor: second.nextCursor ?? "", limit: 5, total: false }, admin);
+    expect(next).toEqual({ ...third, page: null });
+  });
+
+  it("counts only when asked, and the last page has no nextCursor", async () => {
+    const counted = await sql.users.list({ page: 1, limit: 100, total: true });
+    expect(counted.total).toBeGreaterThan(0);
+    expect(counted.pages).toBe(Math.ceil((counted.total ?? 0) / 100));
+    const last = await sql.users.list({ page: counted.pages ?? 1, limit: 100, total: false });
+    expect(last).toMatchObject({ total: null, pages: null, nextCursor: null });
+  });
+
+  it("a cursor in another sort, or beside a page, is a 400", async () => {
+    const { nextCursor } = await sql.products.list({ limit: 1, total: false, sort: "name" });
+    for (const mode of [client, sql]) {
+      await expect(
+        mode.products.list({ cursor: nextCursor ?? "", limit: 1, total: false, sort: "priceCents" }),
+      ).rejects.toMatchObject({ status: 400 });
+      await expect(
+        mode.products.list({ cursor: nextCursor ?? "", page: 2, limit: 1, total: false, sort: "name" }),
+      ).rejects.toMatchObject({ status: 400 });
+    }
   });
 });
 
