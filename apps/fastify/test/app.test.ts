@@ -45,9 +45,29 @@ describe.each(SCHEMA_MODES)("in %s mode", (mode) => {
   afterEach(() => app.close());
 
   it("GET /users lists the page the data access returned, serialized by the route's response schema", async () => {
-    const res = await app.inject({ method: "GET", url: "/users", query: { limit: "1" }, headers: asAdmin });
+    const res = await app.inject({
+      method: "GET",
+      url: "/users",
+      query: { limit: "1", total: "true" },
+      headers: asAdmin,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ data: [FAKE_USER], page: 1, limit: 1, total: 2, pages: 2 });
+    const first = res.json();
+    expect(first).toEqual({ data: [FAKE_USER], page: 1, limit: 1, total: 2, pages: 2, nextCursor: expect.any(String) });
+    const next = await app.inject({
+      method: "GET",
+      url: "/users",
+      query: { cursor: first.nextCursor },
+      headers: asAdmin,
+    });
+    expect(next.json()).toEqual({
+      data: [FAKE_ADMIN],
+      page: null,
+      limit: 20,
+      total: null,
+      pages: null,
+      nextCursor: null,
+    });
   });
 
   it("a product with a negative price is the contract's 400 from the mode's validator", async () => {

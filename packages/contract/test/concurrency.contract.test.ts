@@ -54,7 +54,7 @@ async function productState(target: Target, productId: string) {
     return { stock: row.stock, orders: Number(row.orders) };
   }
   const product = await http(target).get(`/products/${productId}`).expect(200);
-  const orders = await httpAs(target, "admin").get(`/orders?productId=${productId}&limit=1`).expect(200);
+  const orders = await httpAs(target, "admin").get(`/orders?productId=${productId}&limit=1&total=true`).expect(200);
   return { stock: product.body.stock as number, orders: orders.body.total as number };
 }
 
@@ -155,7 +155,7 @@ describe.each(targets)("$name", (target: Target) => {
         expect(rows).toHaveLength(1);
       } else {
         const res = await httpAs(target, "admin")
-          .get(`/users?q=${encodeURIComponent(email)}`)
+          .get(`/users?q=${encodeURIComponent(email)}&total=true`)
           .expect(200);
         expect(res.body.total).toBe(1);
       }
@@ -235,7 +235,7 @@ describe.each(targets)("$name", (target: Target) => {
       expect(retry.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(retry.body).toEqual(first.body);
       const orders = await httpAs(target, "admin").get(
-        `/orders?userId=${buyerId}&productId=${fixtureProducts.outOfStock.id}`,
+        `/orders?userId=${buyerId}&productId=${fixtureProducts.outOfStock.id}&total=true`,
       );
       expect(orders.body.total).toBe(0);
     });

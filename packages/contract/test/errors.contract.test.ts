@@ -33,7 +33,7 @@ describeEachTarget((target) => {
   const asAdmin = () => ({ authorization: bearerOf(target, "admin") });
   /** How many users GET /users?q= finds for an e-mail address (the whole address: at most one). */
   const usersWithEmail = async (email: string) => {
-    const res = await api().get("/users").query({ q: email });
+    const res = await api().get("/users").query({ q: email, total: true });
     expectStatus(res, 200);
     return res.body.total as number;
   };
@@ -121,6 +121,12 @@ describeEachTarget((target) => {
 
     it.each(cases.orderQueries)("GET /orders?%s is a 400", async (query, paths) => {
       expectProblem(await api().get(`/orders?${query}`), "validation", paths);
+    });
+
+    describe.each(["/users", "/products", "/orders"])("%s", (path) => {
+      it.each(cases.cursorQueries)(`GET ${path}?%s is a 400`, async (query, paths) => {
+        expectProblem(await api().get(`${path}?${query}`), "validation", paths);
+      });
     });
 
     it.each(cases.orderByIdQueries)("GET /orders/:id?%s is a 400", async (query, paths) => {
@@ -530,7 +536,7 @@ describeEachTarget((target) => {
       const read = async () =>
         target.databaseUrl
           ? await db("SELECT id, email FROM users ORDER BY id")
-          : [(await api().get("/users?limit=1")).body.total, await usersWithEmail(fixtureUsers.buyer.email)];
+          : [(await api().get("/users?limit=1&total=true")).body.total, await usersWithEmail(fixtureUsers.buyer.email)];
       const before = await read();
       expectProblem(await send(), "conflict");
       expect(await read()).toEqual(before);

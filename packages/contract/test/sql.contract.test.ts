@@ -18,11 +18,13 @@
 // | GET /ready                                          | 1       | one ping                                      |
 // | GET /products/:id                                   | 1       | one lookup                                    |
 // | GET /users/:id                                      | 2       | + caller, one lookup                          |
-// | GET /products?filters                               | 2       | the page and the total                        |
-// | GET /users, GET /users?q=                           | 3       | + caller, the page and the total              |
-// | GET /orders?status=                                 | 3       | + caller, the page and the total              |
-// | GET /orders?include=user,product (limit 5 and 50)   | 5       | + caller, page, total, one query per          |
-// |                                                     |         | relation; the same for 5 and for 50 orders    |
+// | GET /products?filters                               | 1       | the page                                      |
+// | GET /products?filters&total=true                    | 2       | the page and the total                        |
+// | GET /users, GET /users?q=                           | 2       | + caller, the page                            |
+// | GET /users?total=true                               | 3       | + caller, the page and the total              |
+// | GET /orders?status=, GET /orders?cursor=            | 2       | + caller, the page                            |
+// | GET /orders?include=user,product (limit 5 and 50)   | 4       | + caller, page, one query per relation; the   |
+// |                                                     |         | same for 5 and for 50 orders                  |
 // | GET /orders/:id?include=user,product                | 4       | + caller, the order, one query per relation   |
 // | POST /orders                                        | 5       | + caller, conditional stock decrement,        |
 // |                                                     |         | insert; 2 spare (≤ 7 with BEGIN and COMMIT)   |
@@ -37,6 +39,7 @@ import { fixtureOrders, fixtureUsers, SEED_PASSWORD } from "@api-ref/db/fixtures
 import { implementations, NEEDS } from "@api-ref/harness";
 import type { Response, Test } from "supertest";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { encodeCursor } from "../src/index.ts";
 import { StatementCounter } from "./support/sql-counter.ts";
 import { describeEachTarget, http, httpAs, type Target, targets } from "./targets.ts";
 
@@ -71,6 +74,12 @@ const cancel: RouteCheck["send"] = (t, f) =>
     .send({ status: "cancelled" });
 const admin = (t: Target) => httpAs(t, "admin");
 
+const PRODUCT_FILTERS = "q=oak&minPriceCents=100&maxPriceCents=80000&inStock=true&sort=-priceCents&limit=20";
+/** A cursor ahead of every order: its page is the newest orders, read by cursor. */
+const NEWEST = encodeCursor("-createdAt", {
+  key: "2100-01-01T00:00:00.000Z",
+  id: "00000000-0000-0000-0000-000000000000",
+});
 const ORDERS_WITH_RELATIONS_5 = "GET /orders?include=user,product&limit=5";
 const ORDERS_WITH_RELATIONS_50 = "GET /orders?include=user,product&limit=50";
 
@@ -79,25 +88,32 @@ const ROUTES: readonly RouteCheck[] = [
   { label: "GET /ready", bound: 1, status: 200, send: (t) => http(t).get("/ready") },
   { label: "GET /users/:id", bound: 2, status: 200, send: (t) => admin(t).get(`/users/${fixtureUsers.buyer.id}`) },
   { label: "GET /products/:id", bound: 1, status: 200, send: (t, f) => http(t).get(`/products/${f.productId}`) },
-  { label: "GET /users", bound: 3, status: 200, send: (t) => admin(t).get("/users") },
-  { label: "GET /users?q=", bound: 3, status: 200, send: (t) => admin(t).get("/users?q=ada&limit=10") },
+  { label: "GET /users", bound: 2, status: 200, send: (t) => admin(t).get("/users") },
+  { label: "GET /users?q=", bound: 2, status: 200, send: (t) => admin(t).get("/users?q=ada&limit=10") },
+  { label: "GET /users?total=true", bound: 3, status: 200, send: (t) => admin(t).get("/users?total=true") },
   {
     label: "GET /products?q=&minPriceCents=&maxPriceCents=&inStock=&sort=",
+    bound: 1,
+    status: 200,
+    send: (t) => http(t).get(`/products?${PRODUCT_FILTERS}`),
+  },
+  {
+    label: "GET /products?q=&minPriceCents=&maxPriceCents=&inStock=&sort=&total=true",
     bound: 2,
     status: 200,
-    send: (t) =>
-      http(t).get("/products?q=oak&minPriceCents=100&maxPriceCents=80000&inStock=true&sort=-priceCents&limit=20"),
+    send: (t) => http(t).get(`/products?${PRODUCT_FILTERS}&total=true`),
   },
-  { label: "GET /orders?status=", bound: 3, status: 200, send: (t) => admin(t).get("/orders?status=pending&limit=20") },
+  { label: "GET /orders?status=", bound: 2, status: 200, send: (t) => admin(t).get("/orders?status=pending&limit=20") },
+  { label: "GET /orders?cursor=", bound: 2, status: 200, send: (t) => admin(t).get(`/orders?cursor=${NEWEST}`) },
   {
     label: ORDERS_WITH_RELATIONS_5,
-    bound: 5,
+    bound: 4,
     status: 200,
     send: (t) => admin(t).get("/orders?include=user,product&limit=5"),
   },
   {
     label: ORDERS_WITH_RELATIONS_50,
-    bound: 5,
+    bound: 4,
     status: 200,
     send: (t) => admin(t).get("/orders?include=user,product&limit=50"),
   },

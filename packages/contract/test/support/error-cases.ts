@@ -1,6 +1,7 @@
 // The errors contract file's case tables: bodies and queries that must be refused, each with the exact set of
 // failing paths the validation problem must list.
 import { MISSING_ID } from "@api-ref/db/fixtures";
+import { encodeCursor } from "../../src/index.ts";
 import { uniqueEmail } from "./http-asserts.ts";
 
 export type Body = Record<string, unknown>;
@@ -206,6 +207,29 @@ export const pagingQueries: Array<[string, string[]]> = [
   ["page=0&limit=abc&foo=1", ["query.page", "query.limit", "query.foo"]],
 ];
 
+/** A cursor as the API writes it, for the newest-first lists. */
+const NEWEST_CURSOR = encodeCursor("-createdAt", { key: "2026-01-01T00:00:00.000Z", id: MISSING_ID });
+/** base64url of JSON the API would never write: the same position, but not the same bytes. */
+const unwritten = (json: string) => Buffer.from(json, "utf8").toString("base64url");
+
+/** Every list refuses these cursors, `total`s and combinations (docs/api.md, "Lists"). */
+export const cursorQueries: Array<[string, string[]]> = [
+  ["cursor=", ["query.cursor"]],
+  ["cursor=a%2Bb", ["query.cursor"]],
+  ["cursor=abc", ["query.cursor"]],
+  ["cursor=a&cursor=b", ["query.cursor"]],
+  [`cursor=${encodeCursor("name", { key: "Desk", id: MISSING_ID })}`, ["query.cursor"]],
+  [`cursor=${unwritten(`["-createdAt", "2026-01-01T00:00:00.000Z", "${MISSING_ID}"]`)}`, ["query.cursor"]],
+  [`cursor=${unwritten(`["-createdAt","2026-13-45T00:00:00.000Z","${MISSING_ID}"]`)}`, ["query.cursor"]],
+  [`cursor=${unwritten(`["-createdAt","2026-01-01T00:00:00.000Z","not-a-uuid"]`)}`, ["query.cursor"]],
+  [`cursor=${unwritten(`["-createdAt","2026-01-01T00:00:00.000Z"]`)}`, ["query.cursor"]],
+  [`cursor=${NEWEST_CURSOR}&page=1`, ["query.page"]],
+  [`cursor=${NEWEST_CURSOR}&page=0`, ["query.page"]],
+  ["total=yes", ["query.total"]],
+  ["total=1", ["query.total"]],
+  ["total=true&total=true", ["query.total"]],
+];
+
 export const userQueries: Array<[string, string[]]> = [
   ["q=", ["query.q"]],
   [`q=${"q".repeat(101)}`, ["query.q"]],
@@ -227,6 +251,8 @@ export const productQueries: Array<[string, string[]]> = [
   ["minPriceCents=100000001", ["query.minPriceCents"]],
   ["maxPriceCents=abc", ["query.maxPriceCents"]],
   ["minPriceCents=10&maxPriceCents=5", ["query.minPriceCents"]],
+  [`sort=priceCents&cursor=${encodeCursor("name", { key: "Desk", id: MISSING_ID })}`, ["query.cursor"]],
+  [`sort=name&cursor=${encodeCursor("name", { key: 5, id: MISSING_ID })}`, ["query.cursor"]],
   ["q=", ["query.q"]],
   ["q=%00", ["query.q"]],
   ["category=lamps", ["query.category"]],

@@ -5,7 +5,16 @@ import { exchange, type SocketResponse, sql } from "@api-ref/harness";
 import type { Response } from "supertest";
 import { expect } from "vitest";
 import { z } from "zod";
-import { Order, PROBLEMS, Problem, type ProblemKind, Product, REQUEST_ID_PATTERN, User } from "../../src/index.ts";
+import {
+  Order,
+  type Page,
+  PROBLEMS,
+  Problem,
+  type ProblemKind,
+  Product,
+  REQUEST_ID_PATTERN,
+  User,
+} from "../../src/index.ts";
 import { type Caller, checksNeeding, type contract, http, httpAs } from "../targets.ts";
 
 export type Target = (typeof contract.targets)[number];
@@ -198,7 +207,7 @@ export async function orderCountOf(target: Target, productId: string): Promise<n
     );
     return Number(row?.count);
   }
-  const res = await httpAs(target, "admin").get(`/orders?productId=${productId}&limit=1`);
+  const res = await httpAs(target, "admin").get(`/orders?productId=${productId}&limit=1&total=true`);
   expectStatus(res, 200);
   return res.body.total as number;
 }
@@ -261,19 +270,27 @@ export const productJson = (row: Record<string, unknown>) => ({
  * A list response against the full ordered id list SQL gives for the same filter: page, limit, the true total,
  * pages = ceil(total / limit), and exactly the ids of that slice in that order.
  */
+/**
+ * `body` is page `page` of `limit` rows of `allIds` (page mode): those rows, a nextCursor exactly when rows follow,
+ * and the exact total and page count when the request asked for them (`total=true`), null otherwise.
+ */
 export function expectPageOf(
-  body: { data: Array<{ id: string }>; page: number; limit: number; total: number; pages: number },
+  body: Page<{ id: string }>,
   allIds: readonly string[],
   page: number,
   limit: number,
+  { counted = false } = {},
 ) {
+  const total = counted ? allIds.length : null;
+  const pages = counted ? Math.ceil(allIds.length / limit) : null;
   expect({ page: body.page, limit: body.limit, total: body.total, pages: body.pages }).toEqual({
     page,
     limit,
-    total: allIds.length,
-    pages: Math.ceil(allIds.length / limit),
+    total,
+    pages,
   });
   expect(body.data.map((row) => row.id)).toEqual(allIds.slice((page - 1) * limit, page * limit));
+  expect(body.nextCursor === null, "nextCursor is null exactly on the last page").toBe(page * limit >= allIds.length);
 }
 
 // ---- rows the tests own -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 // later request to a route that needs a token carries the token one of them (or a registered customer) was issued,
 // chosen by the route's `access` in the route table: mostly someone it lets in, now and then someone it refuses.
 import { fixtureOrders, fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
-import { type Access, routes } from "../../src/index.ts";
+import { type Access, type CursorSort, encodeCursor, PRODUCT_SORTS, routes } from "../../src/index.ts";
 
 /** A request of the sequence. `{{id:N}}` / `{{token:N}}` in path, headers or body name what step N produced. */
 export interface StepRequest {
@@ -120,6 +120,10 @@ const accessOf = (method: string, path: string) =>
   ACCESS.find((r) => r.method === method && r.pattern.test(path.split("?")[0] ?? ""))?.access;
 const SEARCH_TERMS = ["ada", "LOVE", "oak", "Lamp", "fixture", "turing", "%", "_", "a_b", "zzz-nothing", "ch", "Ç"];
 const PAGES = ["1", "1", "1", "2", "3", "7", "600", "1000000"];
+/** Cursors no list wrote: not base64url, not a position, or another sort's. */
+const BAD_CURSORS = ["", "abc", "a+b", encodeCursor("name", { key: "oak", id: MISSING_ID })];
+/** Around when the seed's rows were created: cursor keys are drawn from the 400 days after it. */
+const CURSOR_EPOCH = "2025-01-01T00:00:00.000Z";
 const LIMITS = ["1", "5", "20", "20", "50", "100"];
 /** Written as they go on the wire: `%2B2` is a literal `+2`, `%202` is ` 2` (and a bare `+` would be a space). */
 const BAD_INTS = ["0", "-1", "abc", "1.5", "2.0", "%2B2", "0x2", "1e1", "%202", "", "1000001"];
@@ -226,9 +230,22 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
   add("log in as the buyer", "POST", "/auth/login", json({ email: fixtureUsers.buyer.email, password: SEED_PASSWORD }));
 
   // ---- query strings -----------------------------------------------------------------------------------------
-  const paging = (params: string[]) => {
+  /** A position the API could have written for a list in `sort` (a key near the seed's, an id of its rows). */
+  const cursorFor = (sort: CursorSort) => {
+    const field = sort.replace("-", "");
+    const key =
+      field === "createdAt"
+        ? new Date(Date.parse(CURSOR_EPOCH) + rng.int(0, 400) * 86_400_000 + rng.int(0, 999)).toISOString()
+        : field === "priceCents"
+          ? rng.int(0, 60000)
+          : rng.pick(SEARCH_TERMS);
+    return encodeCursor(sort, { key, id: rng.pick([MISSING_ID, ...users, ...products]) });
+  };
+  const paging = (params: string[], sort: CursorSort = "-createdAt") => {
     if (rng.chance(0.5)) params.push(`page=${rng.chance(0.08) ? rng.pick(BAD_INTS) : rng.pick(PAGES)}`);
     if (rng.chance(0.6)) params.push(`limit=${rng.chance(0.08) ? rng.pick([...BAD_INTS, "101"]) : rng.pick(LIMITS)}`);
+    if (rng.chance(0.3)) params.push(`cursor=${rng.chance(0.1) ? rng.pick(BAD_CURSORS) : cursorFor(sort)}`);
+    if (rng.chance(0.3)) params.push(`total=${rng.pick(["true", "false", "true", "yes"])}`);
   };
   const query = (params: string[]) => {
     if (rng.chance(0.04)) params.push(rng.pick(["unknown=1", "limit=1&limit=2", "page=1&page=1", "LIMIT=5"]));
@@ -246,18 +263,19 @@ export function generateSequence({ seed, length, seedIds }: SequenceOptions): St
   };
   const productsQuery = () => {
     const params: string[] = [];
-    paging(params);
+    const sort = rng.chance(0.5)
+      ? rng.pick(["createdAt", "-createdAt", "priceCents", "-priceCents", "name", "-name", "price"])
+      : undefined;
+    if (sort) params.push(`sort=${sort}`);
+    // A cursor in the list's sort (in another one now and then, which is a 400).
+    const cursorSort = PRODUCT_SORTS.find((s) => s === sort) ?? (sort ? rng.pick([...PRODUCT_SORTS]) : "-createdAt");
+    paging(params, cursorSort);
     if (rng.chance(0.3)) params.push(q());
     const min = rng.int(0, 60000);
     const max = rng.int(0, 100000);
     if (rng.chance(0.3)) params.push(`minPriceCents=${rng.chance(0.1) ? rng.pick(BAD_INTS) : min}`);
     if (rng.chance(0.3)) params.push(`maxPriceCents=${rng.chance(0.1) ? rng.pick(BAD_INTS) : max}`);
     if (rng.chance(0.3)) params.push(`inStock=${rng.pick(["true", "false", "true", "yes", "1"])}`);
-    if (rng.chance(0.5)) {
-      params.push(
-        `sort=${rng.pick(["createdAt", "-createdAt", "priceCents", "-priceCents", "name", "-name", "price"])}`,
-      );
-    }
     return query(params);
   };
   const include = () =>
