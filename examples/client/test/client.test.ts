@@ -69,10 +69,22 @@ describe(`the example client against ${implName}`, () => {
     const prices = page.data.map((p) => p.priceCents);
     expect(prices).toEqual(prices.toSorted((a, b) => a - b));
 
-    // The next page starts where this one ended.
-    const next = ProductList.parse((await api.GET("/products", { params: { query: { ...query, page: 3 } } })).data);
-    expect(next.data[0]?.priceCents).toBeGreaterThanOrEqual(prices.at(-1) ?? 0);
-    expect(next.total).toBe(page.total);
+    // The next page starts where this one ended: by number (page 3), or by the cursor this page gave.
+    const third = ProductList.parse((await api.GET("/products", { params: { query: { ...query, page: 3 } } })).data);
+    expect(third.data[0]?.priceCents).toBeGreaterThanOrEqual(prices.at(-1) ?? 0);
+    const { page: _, ...byCursor } = query;
+    const cursor = page.nextCursor ?? undefined;
+    const next = ProductList.parse((await api.GET("/products", { params: { query: { ...byCursor, cursor } } })).data);
+    expect(next).toEqual({ ...third, page: null });
+  });
+
+  it("counts a list only when asked (total=true)", async () => {
+    const uncounted = ProductList.parse((await api.GET("/products", { params: { query: { limit: 1 } } })).data);
+    expect(uncounted).toMatchObject({ total: null, pages: null });
+    const query = { limit: 1, total: true } as const;
+    const counted = ProductList.parse((await api.GET("/products", { params: { query } })).data);
+    expect(counted.total).toBeGreaterThan(0);
+    expect(counted.pages).toBe(counted.total);
   });
 
   it("lists a customer's own orders with both relations included (`include` sent as one comma list)", async () => {

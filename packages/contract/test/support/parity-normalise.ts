@@ -8,6 +8,8 @@
 // - A timestamp made while request j was being answered becomes `<time of step j>`: each request's window runs
 //   from just before it was sent to just after its answer arrived, and the runner leaves a gap between
 //   requests, so the windows do not overlap. Seeded timestamps lie outside every window and stay as they are.
+// - A list's `nextCursor` is compared by what it encodes ([sort, key, id]), its key and id normalised as above: a
+//   page that ends on a row made during the run has a cursor holding that row's new id and time.
 // - `token` values, `/echo`'s `txnId` and generated `x-request-id`s become fixed placeholders; `/health`'s
 //   `framework` and `timestamp` too.
 // - Problems: `detail` is free text (ignored); `errors` is compared as the sorted set of its paths.
@@ -122,6 +124,7 @@ export class RunNormaliser {
   private value(value: unknown, key?: string): unknown {
     if (typeof value === "string") {
       if (key === "token" && JWT.test(value)) return "<token>";
+      if (key === "nextCursor") return this.cursor(value);
       return this.timestamp(value) ?? this.ids(value);
     }
     if (Array.isArray(value)) return value.map((v) => this.value(v));
@@ -131,6 +134,17 @@ export class RunNormaliser {
       return out;
     }
     return value;
+  }
+
+  /** A cursor as the position it names, with generated values replaced; as it is, if it names none. */
+  private cursor(value: string): unknown {
+    let position: unknown;
+    try {
+      position = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    } catch {
+      return value;
+    }
+    return Array.isArray(position) ? { "<cursor>": this.value(position) } : value;
   }
 
   private timestamp(value: string): string | undefined {
