@@ -27,18 +27,24 @@ import * as read from "./requests.ts";
 type Row = Record<string, unknown>;
 
 const PRODUCT_SORTS = ["createdAt", "-createdAt", "priceCents", "-priceCents", "name"] as const;
+/** Users and orders are listed newest first; products may choose. */
+const NEWEST_FIRST = "-createdAt";
+
+/** A list's paging checked here as the apps' schemas check it, for the data access to read its window from. */
+function pagingOf(url: URL, sort: (typeof PRODUCT_SORTS)[number]) {
+  const { page, limit, cursor, total } = read.paging(url, sort);
+  return { page, limit, cursor, total };
+}
 
 function productQuery(url: URL) {
   const inStock = url.searchParams.get("inStock");
   if (inStock !== null && inStock !== "true" && inStock !== "false") {
     throw invalid("query.inStock", "must be true or false");
   }
-  const sort = (url.searchParams.get("sort") ?? "-createdAt") as (typeof PRODUCT_SORTS)[number];
+  const sort = (url.searchParams.get("sort") ?? NEWEST_FIRST) as (typeof PRODUCT_SORTS)[number];
   if (!PRODUCT_SORTS.includes(sort)) throw invalid("query.sort", "must be a known sort");
-  const { page, limit } = read.paging(url);
   return {
-    page,
-    limit,
+    ...pagingOf(url, sort),
     q: url.searchParams.get("q") || undefined,
     minPriceCents: read.intParam(url, "minPriceCents", 0, 100_000_000),
     maxPriceCents: read.intParam(url, "maxPriceCents", 0, 100_000_000),
@@ -48,7 +54,6 @@ function productQuery(url: URL) {
 }
 
 function orderQuery(url: URL) {
-  const { page, limit } = read.paging(url);
   const status = url.searchParams.get("status");
   if (status !== null && !read.STATUSES.includes(status)) throw invalid("query.status", "must be an order status");
   const uuid = (param: string) => {
@@ -58,8 +63,7 @@ function orderQuery(url: URL) {
   };
   const include = read.includes(url);
   return {
-    page,
-    limit,
+    ...pagingOf(url, NEWEST_FIRST),
     status: (status ?? undefined) as OrderStatus | undefined,
     userId: uuid("userId"),
     productId: uuid("productId"),
@@ -111,8 +115,8 @@ export function prismaBaseline(framework: string): { baseline: Baseline; close: 
       route("/users", {
         GET: async (req, url) => {
           await admin(req);
-          const { page, limit } = read.paging(url);
-          return json(200, await users.list({ page, limit, q: url.searchParams.get("q") || undefined }));
+          const q = url.searchParams.get("q") || undefined;
+          return json(200, await users.list({ ...pagingOf(url, NEWEST_FIRST), q }));
         },
         POST: async (req) => {
           await admin(req);

@@ -1,6 +1,7 @@
 // How both database baselines read a request: the path id, paging and filters, and the bodies the database
 // scenarios send, checked by hand (no schema library) as the contract asks. Shared so that the two baselines
 // differ only in their data access (raw pg or packages/data-access on Prisma).
+import { CURSOR_PATTERN, type CursorPosition, type CursorSort, decodeCursor } from "@api-ref/contract/cursor";
 import { invalid, UUID } from "./common.ts";
 
 type Row = Record<string, unknown>;
@@ -24,10 +25,56 @@ export function intParam(url: URL, key: string, min: number, max: number, fallba
   return Number(raw);
 }
 
-export function paging(url: URL) {
-  const page = intParam(url, "page", 1, 1_000_000, 1) as number;
+/** The contract's one message for every cursor it refuses (packages/contract/src/schemas.ts). */
+const INVALID_CURSOR = "must be the nextCursor of a list in the same sort";
+
+/** A list's paging as the request gives it: `page` or `cursor` (never both), `limit`, and whether to count. */
+export interface Paging {
+  page: number | undefined;
+  limit: number;
+  cursor: string | undefined;
+  total: boolean;
+}
+
+/** Where a list's page starts, resolved: its number (null by cursor), the rows skipped, the row it follows. */
+export interface ListWindow {
+  sort: CursorSort;
+  limit: number;
+  page: number | null;
+  offset: number;
+  after: CursorPosition | undefined;
+  total: boolean;
+}
+
+function boolParam(url: URL, key: string) {
+  const raw = url.searchParams.get(key);
+  if (raw !== null && raw !== "true" && raw !== "false") throw invalid(`query.${key}`, "must be true or false");
+  return raw === "true";
+}
+
+/**
+ * A list's paging, checked as the contract's `paging` and `pagingRules` check it: each parameter first, then not a
+ * cursor beside a page, then a cursor this list gave in `sort`.
+ */
+export function paging(url: URL, sort: CursorSort): Paging & { after: CursorPosition | undefined } {
+  const page = intParam(url, "page", 1, 1_000_000);
   const limit = intParam(url, "limit", 1, 100, 20) as number;
-  return { page, limit, offset: (page - 1) * limit };
+  const cursor = url.searchParams.get("cursor") ?? undefined;
+  if (cursor !== undefined && !CURSOR_PATTERN.test(cursor)) throw invalid("query.cursor", INVALID_CURSOR);
+  const total = boolParam(url, "total");
+  if (cursor === undefined) return { page, limit, cursor, total, after: undefined };
+  if (page !== undefined) throw invalid("query.page", "cannot be combined with cursor");
+  const after = decodeCursor(cursor, sort);
+  if (!after) throw invalid("query.cursor", INVALID_CURSOR);
+  return { page, limit, cursor, total, after };
+}
+
+/** The window of a list read in `sort`: by page (an offset; page 1 when neither is given) or after a cursor's row. */
+export function listWindow(url: URL, sort: CursorSort): ListWindow {
+  const { page, limit, total, after } = paging(url, sort);
+  if (after) return { sort, limit, page: null, offset: 0, after, total };
+  const pageNumber = page ?? 1;
+  return { sort, limit, page: pageNumber, offset: (pageNumber - 1) * limit, after, total };
 }
 
 export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -3,11 +3,22 @@
 // refuse callers as every implementation does (docs/api.md, "Authorization"), so that their figures include the same
 // work: a token verified and its user's role read on every route that needs a caller. A baseline whose runtime has
 // no binary here is left out, as a run leaves it out. BASELINES_ONLY=a,b runs only those (a quicker look at one).
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  fieldErrors,
+  ListOrdersQuery,
+  ListProductsQuery,
+  ListUsersQuery,
+  type Page,
+  PRODUCT_SORTS,
+} from "@api-ref/contract";
+import { PROBLEMS } from "@api-ref/contract/problem-kinds";
 import { fixtureUsers, MISSING_ID } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate, provisionPostgres } from "@api-ref/db/provision";
 import { bearerFor, build, forgeToken, launch, type RunningImplementation } from "@api-ref/harness";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { BASELINES as ALL } from "../src/baselines.ts";
 import { restock, samplePools } from "../src/run.ts";
 import { createRng, type Pools, SCENARIO_NAMES, scenarios } from "../src/scenarios/catalog.ts";
@@ -111,4 +122,89 @@ describe("baselines authorize callers as the implementations do", () => {
       expect((await send(`/users/${other}`, bearerFor(jwtSecret, fixtureUsers.admin.id))).status).toBe(200);
     },
   );
+});
+
+describe("baselines read lists by page or by cursor as the contract says", () => {
+  const database = BASELINES.filter((b) => b.baselineFor === "database").map((b) => b.name);
+  const ANSWER_KEYS = ["data", "page", "limit", "total", "pages", "nextCursor"];
+  const reader = (name: string) => async (path: string) => {
+    const authorization = bearerFor(jwtSecret, fixtureUsers.admin.id);
+    const res = await fetch(`${running.get(name)?.url}${path}`, { headers: { authorization } });
+    return { status: res.status, text: await res.text() };
+  };
+  const count = async (name: string, sql: string) => {
+    const client = new pg.Client({ connectionString: databases.get(name) });
+    await client.connect();
+    try {
+      return Number((await client.query<{ n: string }>(sql)).rows[0]?.n);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it.each(database)(
+    "%s: in every sort, the pages a cursor walks are the numbered pages, byte for byte",
+    async (name) => {
+      const get = reader(name);
+      for (const sort of PRODUCT_SORTS) {
+        let cursor: string | undefined;
+        for (let page = 1; page <= 3; page++) {
+          const numbered = await get(`/products?sort=${sort}&limit=7&page=${page}`);
+          const answer = JSON.parse(numbered.text) as { nextCursor: string | null };
+          expect(Object.keys(answer), sort).toEqual(ANSWER_KEYS);
+          const walked = await get(`/products?sort=${sort}&limit=7${cursor ? `&cursor=${cursor}` : ""}`);
+          expect(walked.text, `${sort} page ${page}`).toBe(JSON.stringify({ ...answer, page: cursor ? null : page }));
+          expect(answer.nextCursor).not.toBeNull();
+          cursor = answer.nextCursor ?? undefined;
+        }
+      }
+    },
+  );
+
+  it.each(database)("%s: a walk to the end reads every row once, and total=true counts them", async (name) => {
+    const get = reader(name);
+    const [customer = ""] = pools.userIds;
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const { text } = await get(`/orders?userId=${customer}&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      const page = JSON.parse(text) as { data: Array<{ id: string }>; nextCursor: string | null };
+      ids.push(...page.data.map((o) => o.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const all = JSON.parse((await get(`/orders?userId=${customer}&limit=100&total=true`)).text) as Page<{ id: string }>;
+    expect(ids).toEqual(all.data.map((o) => o.id));
+    expect(all).toMatchObject({ total: ids.length, pages: 1, nextCursor: null });
+    const users = JSON.parse((await get("/users?limit=7&total=true")).text) as Page<unknown>;
+    const seeded = await count(name, "SELECT count(*) AS n FROM users");
+    expect(users).toMatchObject({ page: 1, total: seeded, pages: Math.ceil(seeded / 7) });
+    const next = (JSON.parse((await get("/products?inStock=true&limit=7")).text) as Page<unknown>).nextCursor;
+    const inStock = JSON.parse((await get(`/products?inStock=true&total=true&cursor=${next}`)).text) as Page<unknown>;
+    const stocked = await count(name, "SELECT count(*) AS n FROM products WHERE stock > 0");
+    expect(inStock).toMatchObject({ page: null, limit: 20, total: stocked, pages: Math.ceil(stocked / 20) });
+  });
+
+  it.each(database)("%s: a cursor beside a page, or one it did not give, is the contract's 400", async (name) => {
+    const get = reader(name);
+    const first = JSON.parse((await get("/orders?limit=3")).text) as Page<unknown>;
+    const cursor = first.nextCursor as string;
+    const unsigned = Buffer.from(JSON.stringify(["-createdAt", "yesterday", randomUUID()])).toString("base64url");
+    const refused: Array<[string, z.ZodType]> = [
+      [`/orders?cursor=${cursor}&page=2`, ListOrdersQuery],
+      ["/orders?cursor=not*base64", ListOrdersQuery],
+      [`/orders?cursor=${unsigned}`, ListOrdersQuery],
+      [`/orders?cursor=${cursor}=`, ListOrdersQuery],
+      [`/products?sort=priceCents&cursor=${cursor}`, ListProductsQuery],
+      ["/users?total=yes", ListUsersQuery],
+    ];
+    for (const [path, schema] of refused) {
+      const answer = await get(path);
+      const parsed = schema.safeParse(Object.fromEntries(new URL(path, "http://x").searchParams));
+      expect(parsed.success, path).toBe(false);
+      const errors = parsed.success ? [] : fieldErrors(parsed.error, "query");
+      expect(answer.status, path).toBe(400);
+      const { type, title } = PROBLEMS.validation;
+      expect(JSON.parse(answer.text), path).toMatchObject({ type, title, status: 400, errors });
+    }
+  });
 });

@@ -229,7 +229,7 @@ describe("options", () => {
     [["--rate=-3"], /--rate must be an integer/],
     [["--pipelining", "0"], /--pipelining must be an integer from 1 to 100/],
     [["--rate", "1000", "--pipelining", "4"], /--pipelining cannot be combined with --rate/],
-    [["--all", "--pipelining", "10"], /cannot apply to auth-register, crud-mix/],
+    [["--all", "--pipelining", "10"], /cannot apply to orders-cursor-walk, auth-register, crud-mix/],
     [["--scale", "0"], /--scale must be greater than 0/],
     [["--rate", "50", "--connections", "100"], /--rate 50 is below --connections 100/],
     [["positional"], /Unexpected argument 'positional'/],

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { encodeCursor } from "@api-ref/contract";
 import { fixtureUsers } from "@api-ref/db/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summarise } from "../src/analysis/summary.ts";
@@ -9,6 +10,8 @@ import { LoadGenerator } from "../src/load/generator.ts";
 import { Progress } from "../src/progress.ts";
 import { type LiveTarget, runScenario } from "../src/run.ts";
 import { type BenchRequest, createRng, type Pools, scenarios } from "../src/scenarios/catalog.ts";
+import { NO_ORDER_PAGES } from "../src/scenarios/order-pages.ts";
+import { ordersRequest } from "../src/scenarios/requests.ts";
 import { responseProblem, verifyScenario } from "../src/verify.ts";
 
 const pools: Pools = {
@@ -19,6 +22,7 @@ const pools: Pools = {
   password: "pw",
   orderProductIds: Array.from({ length: 5 }, () => randomUUID()),
   jwtSecret: "x".repeat(32),
+  orderPages: NO_ORDER_PAGES,
 };
 
 type Behaviour = "correct" | "wrong-shape" | "error-500" | "canned";
@@ -82,6 +86,58 @@ describe("response checks", () => {
     );
     expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, password: "x" }))).toMatch(/contract schema/);
     expect(responseProblem(req, 200, headers, JSON.stringify({ ...user, id: randomUUID() }))).toMatch(/^id is/);
+  });
+});
+
+describe("list checks: the contract's page", () => {
+  const req = ordersRequest({ page: 3, limit: 2, include: "user,product" });
+  const headers = new Headers({ "content-type": "application/json", "x-request-id": "r1" });
+  const person = {
+    id: randomUUID(),
+    email: "x@example.com",
+    name: "X",
+    role: "customer",
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+  const item = {
+    id: randomUUID(),
+    name: "P",
+    description: null,
+    priceCents: 1,
+    stock: 1,
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+  const order = (id: string) => ({
+    id,
+    userId: person.id,
+    productId: item.id,
+    quantity: 1,
+    unitPriceCents: 1,
+    totalCents: 1,
+    status: "pending",
+    createdAt: NOW,
+    updatedAt: NOW,
+    user: person,
+    product: item,
+  });
+  const [a, b] = [randomUUID(), randomUUID()].sort();
+  const data = [order(a as string), order(b as string)];
+  const next = encodeCursor("-createdAt", { key: NOW, id: b as string });
+  const answer = (fields: object) =>
+    JSON.stringify({ data, page: 3, limit: 2, total: null, pages: null, nextCursor: next, ...fields });
+
+  it("accepts a full page whose nextCursor names its last row, and the last page without one", () => {
+    expect(responseProblem(req, 200, headers, answer({}))).toBeUndefined();
+    expect(responseProblem(req, 200, headers, answer({ nextCursor: null }))).toBeUndefined();
+  });
+  it("refuses a count nobody asked for, a cursor after a short page, or one naming another row", () => {
+    expect(responseProblem(req, 200, headers, answer({ total: 40, pages: 20 }))).toMatch(/total=true was not asked/);
+    expect(responseProblem(req, 200, headers, answer({ data: data.slice(0, 1) }))).toMatch(/none follows/);
+    const other = encodeCursor("-createdAt", { key: NOW, id: a as string });
+    expect(responseProblem(req, 200, headers, answer({ nextCursor: other }))).toMatch(/does not name the page's last/);
+    expect(responseProblem(req, 200, headers, answer({ page: null }))).toBe("page is null, expected 3");
   });
 });
 

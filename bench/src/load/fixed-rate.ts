@@ -94,9 +94,10 @@ class FixedRateRun {
   private next(vc: VirtualConnection): { req: BenchRequest; step?: Step } {
     const { plan, rng } = this.options;
     if (plan.kind === "pool") return { req: rng.pick(plan.requests) };
+    // A fresh context as each cycle starts, as autocannon does: the last step is still built with its own cycle's.
+    if (vc.step === 0) vc.ctx = {};
     const step = plan.steps[vc.step] as Step;
     vc.step = (vc.step + 1) % plan.steps.length;
-    if (vc.step === 0) vc.ctx = {};
     return { req: step.build(vc.ctx, rng), step };
   }
 

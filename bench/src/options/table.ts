@@ -211,7 +211,9 @@ export const TABLE = {
     kind: "value",
     arg: "N",
     default: 1,
-    help: ["requests in flight per connection (default 1; not with --rate, crud-mix or auth-register)"],
+    help: [
+      "requests in flight per connection (default 1; not with --rate, orders-cursor-walk, crud-mix or auth-register)",
+    ],
     record: (o) => ({ pipelining: o.pipelining }),
   },
   scale: {

@@ -5,6 +5,7 @@ import { type PostgresServer, prepareTemplate } from "@api-ref/db/provision";
 import type { BenchOptions } from "../options/types.ts";
 import type { Results } from "../results/schema.ts";
 import { createRng, type Pools, type Rng } from "../scenarios/catalog.ts";
+import { NO_ORDER_PAGES } from "../scenarios/order-pages.ts";
 import { countRows, findLocalPostmaster, postgresInfo, samplePools } from "./database.ts";
 import type { RunIo } from "./types.ts";
 
@@ -25,6 +26,7 @@ const NO_POOLS: Pools = {
   password: SEED_PASSWORD,
   orderProductIds: [],
   jwtSecret: "",
+  orderPages: NO_ORDER_PAGES,
 };
 
 /** The data source; `jwtSecret` is the servers' JWT_SECRET, which the scenarios sign their callers' tokens with. */

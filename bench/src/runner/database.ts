@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { SEED_PASSWORD } from "@api-ref/db/fixtures";
 import pg from "pg";
 import type { Results } from "../results/schema.ts";
-import type { Pools, Rng } from "../scenarios/catalog.ts";
+import type { OrderPages, Pools, Rng } from "../scenarios/catalog.ts";
+import { orderPagesFrom, positionsNeeded } from "../scenarios/order-pages.ts";
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -50,8 +51,25 @@ export async function samplePools(url: string, rng: Rng, jwtSecret: string): Pro
       password: SEED_PASSWORD,
       orderProductIds: sample(products, 256, rng),
       jwtSecret,
+      orderPages: await readOrderPages(c),
     };
   });
+}
+
+/**
+ * GET /orders's pages as the seeded copy holds them (scenarios/order-pages.ts says which rows): each row's position
+ * in the list's order numbered in one pass, and only the rows wanted sent back (at a million orders, a second).
+ */
+async function readOrderPages(c: pg.Client): Promise<OrderPages> {
+  const total = Number((await c.query<{ n: string }>("SELECT count(*) AS n FROM orders")).rows[0]?.n ?? 0);
+  const { rows } = await c.query<{ pos: string; id: string; created_at: Date }>(
+    `SELECT o.pos, o.id, o.created_at FROM (
+       SELECT id, created_at, row_number() OVER (ORDER BY created_at DESC, id ASC) - 1 AS pos FROM orders
+     ) o JOIN unnest($1::bigint[]) AS wanted(pos) ON wanted.pos = o.pos`,
+    [positionsNeeded(total)],
+  );
+  const keys = new Map(rows.map((r) => [Number(r.pos), { id: r.id, createdAt: r.created_at.toISOString() }]));
+  return orderPagesFrom(total, keys);
 }
 
 /** Gives the products write scenarios order from plenty of stock, so that no run ends in 409s. */

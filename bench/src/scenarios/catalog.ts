@@ -5,6 +5,7 @@ import { EchoResponse, Health, LoginResponse, RegisterResponse } from "@api-ref/
 import { fixtureUsers } from "@api-ref/db/fixtures";
 import { bearerCache } from "@api-ref/harness";
 import { crudMixSteps } from "./crud-mix.ts";
+import { cursorWalkSteps, deepPageRequests } from "./order-pages.ts";
 import {
   createOrder,
   deepEqual,
@@ -129,6 +130,24 @@ export const scenarios: Record<ScenarioName, Scenario> = {
       const admin = bearerCache(pools.jwtSecret)(fixtureUsers.admin.id);
       return pool(() => signedIn(ordersQuery(rng, pools), admin));
     },
+  },
+  "orders-cursor-walk": {
+    name: "orders-cursor-walk",
+    title: "GET /orders?include=user,product&cursor=… (a walk)",
+    kind: "database",
+    // Each connection follows nextCursor from page to page (the next request is built from the last answer), from
+    // entries spread over the whole list: what a page costs by cursor, at every depth.
+    caller: "admin",
+    sequential: true,
+    plan: (pools) => ({ kind: "sequence", steps: cursorWalkSteps(pools) }),
+  },
+  "orders-deep-page": {
+    name: "orders-deep-page",
+    title: "GET /orders?include=user,product&page=N (the last pages)",
+    kind: "database",
+    // The same page as the walk's, found by OFFSET: every order before it is read and discarded.
+    caller: "admin",
+    plan: (pools, rng) => ({ kind: "pool", requests: deepPageRequests(pools, rng) }),
   },
   "order-create": {
     name: "order-create",

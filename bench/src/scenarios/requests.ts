@@ -1,6 +1,18 @@
 // Request builders, each with what a correct answer to it is (status, schema, and a check beyond the schema so
 // that a canned answer fails).
-import { Order, OrderList, Product, ProductList, type ProductSort, User, UserList } from "@api-ref/contract";
+import {
+  type CursorSort,
+  encodeCursor,
+  Order,
+  OrderList,
+  type Page,
+  Product,
+  ProductList,
+  type ProductSort,
+  SORT_KEYS,
+  User,
+  UserList,
+} from "@api-ref/contract";
 import {
   drawOrdersQuery,
   drawProductsQuery,
@@ -44,15 +56,35 @@ export const byIdThen =
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   };
 
-/** Lists are newest first, ties broken by id. */
-const newestFirst = byIdThen<{ id: string; createdAt: string }>((item) => item.createdAt, true);
+/** Users and orders are listed newest first, ties broken by id. */
+export const NEWEST_FIRST = "-createdAt" satisfies CursorSort;
+const compareNewestFirst = byIdThen<{ id: string; createdAt: string }>((item) => item.createdAt, true);
 
-export function pageCheck(body: unknown, page: number, limit: number) {
-  const b = body as { data: unknown[]; page: number; limit: number };
-  if (b.page !== page) return `page is ${b.page}, expected ${page}`;
+/**
+ * What every list answer must say, whatever its page: its limit and no more rows, no count unless `total=true` was
+ * asked (no scenario asks), and a nextCursor only when the page is full, naming its last row in the list's sort.
+ */
+export function listProblem(body: unknown, limit: number, sort: CursorSort): string | undefined {
+  const b = body as Page<{ id: string }>;
   if (b.limit !== limit) return `limit is ${b.limit}, expected ${limit}`;
   if (b.data.length > limit) return `${b.data.length} items on a page of ${limit}`;
-  return undefined;
+  if (b.total !== null || b.pages !== null) return "total and pages are not null, though total=true was not asked";
+  if (b.nextCursor === null) return undefined;
+  const last = b.data.at(-1);
+  if (!last || b.data.length < limit) return `a nextCursor after a page of ${b.data.length} of ${limit}: none follows`;
+  return b.nextCursor === cursorAfter(sort, last) ? undefined : "nextCursor does not name the page's last row";
+}
+
+/** The cursor that continues a list in `sort` after `item`: the contract's bytes (encodeCursor). */
+export function cursorAfter(sort: CursorSort, item: { id: string }): string {
+  const key = (item as Record<string, unknown>)[SORT_KEYS[sort].field] as string | number;
+  return encodeCursor(sort, { key, id: item.id });
+}
+
+/** A list read by page number: that page, and what every list answer must say. */
+export function pageCheck(body: unknown, page: number, limit: number, sort: CursorSort) {
+  const answered = (body as { page: number | null }).page;
+  return answered === page ? listProblem(body, limit, sort) : `page is ${answered}, expected ${page}`;
 }
 
 // ---- request builders -----------------------------------------------------------------------------------------
@@ -118,7 +150,7 @@ export function productsRequest(query: ProductsQuery): BenchRequest {
   return getJson(productsPath(query), ProductList, (body) => {
     const data = (body as { data: Product[] }).data;
     return firstProblem(
-      pageCheck(body, page, limit),
+      pageCheck(body, page, limit, sort),
       data.every((p) => (min === undefined || p.priceCents >= min) && (max === undefined || p.priceCents <= max))
         ? undefined
         : "a product outside the price filter",
@@ -135,19 +167,23 @@ export function productsRequest(query: ProductsQuery): BenchRequest {
 
 export const productsQuery = (rng: Rng) => productsRequest(drawProductsQuery(rng));
 
+/** What is wrong with orders listed with include=user,product: one without its own user and product. */
+export const relationsProblem = (data: Order[]) =>
+  data.every((o) => o.user?.id === o.userId && o.product?.id === o.productId)
+    ? undefined
+    : "an order without its user and product";
+
 /** GET /orders with users and products included, checked against the query's page, status and user. */
 export function ordersRequest(query: OrdersQuery): BenchRequest {
   const { page, limit, status, userId } = query;
   return getJson(ordersPath(query), OrderList, (body) => {
     const data = (body as { data: Order[] }).data;
     return firstProblem(
-      pageCheck(body, page, limit),
-      data.every((o) => o.user?.id === o.userId && o.product?.id === o.productId)
-        ? undefined
-        : "an order without its user and product",
+      pageCheck(body, page, limit, NEWEST_FIRST),
+      relationsProblem(data),
       status && data.some((o) => o.status !== status) ? `an order not ${status}` : undefined,
       userId && data.some((o) => o.userId !== userId) ? "an order of another user" : undefined,
-      isSorted(data, newestFirst) ? undefined : "not sorted by createdAt desc then id",
+      isSorted(data, compareNewestFirst) ? undefined : "not sorted by createdAt desc then id",
     );
   });
 }
@@ -159,8 +195,10 @@ export const ordersQuery = (rng: Rng, pools: Pools, options: { userFilter?: bool
 export function usersRequest(page: number, limit: number): BenchRequest {
   return getJson(`/users?page=${page}&limit=${limit}`, UserList, (body) =>
     firstProblem(
-      pageCheck(body, page, limit),
-      isSorted((body as { data: User[] }).data, newestFirst) ? undefined : "not sorted by createdAt desc then id",
+      pageCheck(body, page, limit, NEWEST_FIRST),
+      isSorted((body as { data: User[] }).data, compareNewestFirst)
+        ? undefined
+        : "not sorted by createdAt desc then id",
     ),
   );
 }

@@ -55,6 +55,36 @@ export interface Pools {
    * theirs, afresh for every cell (a token lives an hour; a run may last longer).
    */
   jwtSecret: string;
+  /** GET /orders as the seeded copy holds it: where cursor walks start, and what their pages and the deep ones hold. */
+  orderPages: OrderPages;
+}
+
+/**
+ * One page of GET /orders (newest first, 20 a page) as the seeded copy holds it. A digest, not the ids: pools go
+ * to the load generator with every cell, and a walk's pages at every entry would be 10,000 ids.
+ */
+export interface PageReference {
+  /** The first 16 hex digits of the SHA-1 of the page's order ids, joined by commas. */
+  digest: string;
+  /** Its first order's id, to say where a wrong page should have started. */
+  firstId: string;
+  /** Whether a row follows the page (then its nextCursor names the page's last row). */
+  more: boolean;
+}
+
+/** Where a walk starts (the cursor it sends first; null: the first page) and the pages it must read from there. */
+export interface WalkEntry {
+  cursor: string | null;
+  /** The walk's pages in order, starting over at the first page after the last. */
+  pages: PageReference[];
+}
+
+export interface OrderPages {
+  /** Orders in the seeded copy. */
+  total: number;
+  walkEntries: WalkEntry[];
+  /** The list's last pages, each with its page number: what orders-deep-page asks for. */
+  deepPages: Array<PageReference & { page: number }>;
 }
 
 export const SCENARIO_NAMES = [
@@ -65,6 +95,8 @@ export const SCENARIO_NAMES = [
   "product-by-id",
   "products-list",
   "orders-list",
+  "orders-cursor-walk",
+  "orders-deep-page",
   "order-create",
   "auth-login",
   "auth-register",
