@@ -56,15 +56,16 @@ export function listWindow({ page, limit, cursor, total }: Paging, sort: CursorS
     const pageNumber = page ?? DEFAULT_PAGE;
     return { sort, limit, page: pageNumber, offset: (pageNumber - 1) * limit, after: undefined, total };
   }
-  // The contract's schema refuses such a cursor first; this guards callers that pass a query it did not parse.
+  // The contract's schema refuses these first, with the same paths; this guards callers that pass a query it did not
+  // parse (apps' tests, the fake).
+  if (page !== undefined) throw invalidQuery("query.page", "cannot be combined with cursor");
   const after = decodeCursor(cursor, sort);
-  if (!after || page !== undefined) {
-    throw problem("validation", "The request query is not valid.", {
-      errors: [{ path: "query.cursor", message: "must be the nextCursor of a list in the same sort" }],
-    });
-  }
+  if (!after) throw invalidQuery("query.cursor", "must be the nextCursor of a list in the same sort");
   return { sort, limit, page: null, offset: 0, after, total };
 }
+
+const invalidQuery = (path: string, message: string) =>
+  problem("validation", "The request query is not valid.", { errors: [{ path, message }] });
 
 /** The sort key's value as a query compares it: a Date for timestamps, else as the cursor holds it. */
 export const keyValue = (sort: CursorSort, { key }: CursorPosition) =>
