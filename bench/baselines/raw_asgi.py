@@ -24,7 +24,15 @@ from urllib.parse import parse_qs
 import orjson
 import uvicorn
 
-from api_contract.models import CreateOrderBody, ListOrdersQuery, ListProductsQuery, LoginBody, RegisterBody
+from api_contract.cursor import INVALID_CURSOR, is_cursor
+from api_contract.models import (
+    CreateOrderBody,
+    ListOrdersQuery,
+    ListProductsQuery,
+    ListUsersQuery,
+    LoginBody,
+    RegisterBody,
+)
 from api_contract.problems import ProblemError
 from api_core.data import auth, orders, products, users
 from api_core.db import DATABASE_UNAVAILABLE, Database, create_pool
@@ -92,8 +100,19 @@ def include_of(query: dict[str, str]) -> list[str] | None:
     return parts
 
 
-def paging(query: dict[str, str]) -> tuple[int, int]:
-    return int_param(query, "page", 1, 1_000_000, 1) or 1, int_param(query, "limit", 1, 100, 20) or 20
+def paging(query: dict[str, str]) -> dict[str, Any]:
+    """Every list's first fields: `page` or `cursor` (never both), `limit`, `total`. Whether the cursor decodes in
+    the list's sort, api_core checks (a 400 at query.cursor)."""
+    page = int_param(query, "page", 1, 1_000_000)
+    cursor = query.get("cursor")
+    if cursor is not None and not is_cursor(cursor):
+        raise invalid("query.cursor", INVALID_CURSOR)
+    if cursor is not None and page is not None:
+        raise invalid("query.page", "cannot be combined with cursor")
+    total = query.get("total", "false")
+    if total not in ("true", "false"):
+        raise invalid("query.total", "must be true or false")
+    return {"page": page, "limit": int_param(query, "limit", 1, 100, 20), "cursor": cursor, "total": total == "true"}
 
 
 def user_fields(body: dict[str, Any], required: bool) -> dict[str, Any]:
@@ -279,8 +298,8 @@ class RawApp:
         self, _p: Any, query: dict[str, str], _r: Any, headers: Any
     ) -> tuple[int, Any, dict[str, str]]:
         await self.admin(headers)
-        page, limit = paging(query)
-        return 200, await users.list_users(self.database, page, limit, query.get("q") or None), {}
+        parsed = ListUsersQuery.model_construct(**paging(query), q=query.get("q") or None)
+        return 200, await users.list_users(self.database, parsed), {}
 
     async def create_user(self, _p: Any, _q: Any, receive: Any, headers: Any) -> tuple[int, Any, dict[str, str]]:
         await self.admin(headers)
@@ -320,7 +339,7 @@ class RawApp:
         return {"GET": get_one, "PATCH": update_one, "DELETE": delete_one}
 
     async def list_products(self, _p: Any, query: dict[str, str], *_: Any) -> tuple[int, Any, dict[str, str]]:
-        page, limit = paging(query)
+        paging_fields = paging(query)
         in_stock = query.get("inStock")
         if in_stock not in (None, "true", "false"):
             raise invalid("query.inStock", "must be true or false")
@@ -328,8 +347,7 @@ class RawApp:
         if sort not in SORTS:
             raise invalid("query.sort", "must be a known sort")
         parsed = ListProductsQuery.model_construct(
-            page=page,
-            limit=limit,
+            **paging_fields,
             q=query.get("q") or None,
             minPriceCents=int_param(query, "minPriceCents", 0, 100_000_000),
             maxPriceCents=int_param(query, "maxPriceCents", 0, 100_000_000),
@@ -349,7 +367,7 @@ class RawApp:
         self, _p: Any, query: dict[str, str], _r: Any, headers: Any
     ) -> tuple[int, Any, dict[str, str]]:
         principal = await self.caller(headers)
-        page, limit = paging(query)
+        paging_fields = paging(query)
         status = query.get("status")
         if status is not None and status not in STATUSES:
             raise invalid("query.status", "must be an order status")
@@ -357,8 +375,7 @@ class RawApp:
             if key in query and not UUID.match(query[key]):
                 raise invalid(f"query.{key}", "must be a UUID")
         parsed = ListOrdersQuery.model_construct(
-            page=page,
-            limit=limit,
+            **paging_fields,
             status=status,
             userId=query.get("userId"),
             productId=query.get("productId"),

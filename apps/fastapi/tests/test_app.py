@@ -21,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api_contract import exported as contract
+from api_contract.cursor import CursorPosition, encode_cursor
 from api_core.principal import Principal
 from api_core.security import issue_token
 from api_core.settings import Settings
@@ -43,6 +44,8 @@ CUSTOMER = Principal(id=USER, role="customer")
 PROBLEM_TYPE = "application/problem+json; charset=utf-8"
 JSON_TYPE = "application/json; charset=utf-8"
 JSON = {"content-type": "application/json"}
+NEWEST_CURSOR = encode_cursor("-createdAt", CursorPosition("2025-01-01T00:00:00.000Z", USER))
+NAME_CURSOR = encode_cursor("name", CursorPosition("Desk lamp", USER))
 CHALLENGE = {
     "missing": "Bearer",
     "invalid_token": 'Bearer error="invalid_token"',
@@ -273,10 +276,26 @@ def test_the_first_failing_part_answers(client: TestClient) -> None:
         ("q=a%00b", ["query.q"]),
         ("foo=1&2=x&1=y", ["query.1", "query.2", "query.foo"]),
         ("=x", ["query."]),
+        ("total=yes", ["query.total"]),
+        ("cursor=abc", ["query.cursor"]),
+        ("cursor=not%20base64url", ["query.cursor"]),
+        (f"cursor={NEWEST_CURSOR}&cursor={NEWEST_CURSOR}", ["query.cursor"]),
+        (f"cursor={NEWEST_CURSOR}&page=2", ["query.page"]),
+        (f"cursor={NEWEST_CURSOR}&page=0", ["query.page", "query.page"]),
+        (f"cursor={NAME_CURSOR}", ["query.cursor"]),
     ],
 )
 def test_query_wire_rules(client: TestClient, query: str, paths: list[str]) -> None:
     problem(client.get(f"/users?{query}"), 400, "validation", paths)
+
+
+def test_a_cursor_is_read_in_the_sort_it_was_given_in(client: TestClient) -> None:
+    """Refused before any query (a cursor that passed would meet the unreachable database: a 503)."""
+    problem(client.get(f"/products?cursor={NAME_CURSOR}"), 400, "validation", ["query.cursor"])
+    problem(client.get(f"/products?sort=-priceCents&cursor={NAME_CURSOR}"), 400, "validation", ["query.cursor"])
+    problem(client.get(f"/orders?cursor={NAME_CURSOR}"), 400, "validation", ["query.cursor"])
+    assert client.get(f"/products?sort=name&cursor={NAME_CURSOR}").status_code == 503
+    assert client.get(f"/orders?cursor={NEWEST_CURSOR}&total=true").status_code == 503
 
 
 def test_product_and_order_query_rules(client: TestClient) -> None:

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.test_app import CHALLENGE, JSON_TYPE, SETTINGS, USER, problem
 
+from api_contract.cursor import decode_cursor
 from api_core.dto import USER_COLUMNS
 from api_core.security import hash_password_sync, issue_token
 from app import main
@@ -41,12 +42,14 @@ def bearer(user_id: str) -> dict[str, str]:
 class FakeDatabase:
     """Answers the statements these tests send (the caller's role, a user by id — the customer's condition included —
     a user deleted by id, a page of users, a login's lookup, a registration) from a dict of rows, and fails the test
-    on any other, so a route that starts querying differently is noticed."""
+    on any other, so a route that starts querying differently is noticed. A page's statements are kept in
+    `listed`."""
 
     def __init__(self) -> None:
         self.users = {USER: row(USER, "Ada"), OTHER: row(OTHER, "Grace"), ADMIN: row(ADMIN, "Root", "admin")}
         self.password_hash = hash_password_sync(PASSWORD, bytes(16))
         self.closed = False
+        self.listed: list[tuple[str, list[Any], str | None]] = []
 
     def _reachable(self, args: tuple[Any, ...]) -> dict[str, Any] | None:
         """`WHERE id = $1`, and for a customer `AND id = $2` (themself): the row only if both hold."""
@@ -78,10 +81,14 @@ class FakeDatabase:
         return self.users.pop(found["id"])["id"] if found else None
 
     async def fetch_page(
-        self, select: str, count: str, args: list[Any], page: int, limit: int
-    ) -> tuple[list[dict[str, Any]], int]:
+        self, select: str, select_args: list[Any], count: str | None, count_args: list[Any]
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """The users in the order they were added, as many as the statement's LIMIT (its last parameter but the
+        OFFSET) takes; where a cursor starts is not the fake's to decide."""
         assert select.startswith(f"SELECT {USER_COLUMNS} FROM users"), select
-        return list(self.users.values()), len(self.users)
+        self.listed.append((select, select_args, count))
+        limit = select_args[-2] if "OFFSET" in select else select_args[-1]
+        return list(self.users.values())[:limit], None if count is None else len(self.users)
 
     async def close(self) -> None:
         self.closed = True
@@ -139,10 +146,36 @@ def test_a_response_models_bytes_are_the_contracts(client: TestClient) -> None:
     added, no nulls for what the row lacks, bytes as JSON.stringify writes them."""
     listed = client.get("/users?limit=2", headers=bearer(ADMIN))
     assert listed.headers["content-type"] == JSON_TYPE
-    assert list(listed.json()) == ["data", "page", "limit", "total", "pages"]
+    assert list(listed.json()) == ["data", "page", "limit", "total", "pages", "nextCursor"]
     one = client.get(f"/users/{USER}", headers=bearer(USER))
     user = f'"id":"{USER}","email":"ada@example.com","name":"Ada","role":"customer"'
     assert one.content == f'{{{user},"createdAt":"{STAMP}","updatedAt":"{STAMP}"}}'.encode()
+
+
+def test_a_list_is_counted_only_when_asked(client: TestClient, fake: FakeDatabase) -> None:
+    listed = client.get("/users", headers=bearer(ADMIN)).json()
+    assert {k: listed[k] for k in ("page", "limit", "total", "pages", "nextCursor")} == {
+        "page": 1,
+        "limit": 20,
+        "total": None,
+        "pages": None,
+        "nextCursor": None,
+    }
+    counted = client.get("/users?total=true&limit=2", headers=bearer(ADMIN)).json()
+    assert (counted["total"], counted["pages"]) == (3, 2)
+    assert [count for _, _, count in fake.listed] == [None, "SELECT count(*) FROM users "]
+
+
+def test_a_list_goes_on_from_its_next_cursor(client: TestClient, fake: FakeDatabase) -> None:
+    first = client.get("/users?limit=2", headers=bearer(ADMIN)).json()
+    assert [u["id"] for u in first["data"]] == [USER, OTHER]
+    assert decode_cursor(first["nextCursor"], "-createdAt") == (STAMP, OTHER)
+    after = client.get(f"/users?limit=2&cursor={first['nextCursor']}", headers=bearer(ADMIN))
+    assert after.status_code == 200
+    assert after.json()["page"] is None
+    select, args, _ = fake.listed[-1]
+    assert "created_at <= $1::timestamptz AND (created_at < $1::timestamptz OR id > $2)" in select
+    assert args == [CREATED, OTHER, 3]
 
 
 def test_a_row_its_response_model_refuses_is_a_500(client: TestClient, fake: FakeDatabase) -> None:

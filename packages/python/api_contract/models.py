@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from .cursor import CURSOR_PATTERN, INVALID_CURSOR, SORT_KEYS, CursorSort, decode_cursor, is_cursor
 from .types import (
     EMAIL_PATTERN,
     GUID_PATTERN,
@@ -25,6 +26,7 @@ from .types import (
     MinLength,
     NoNul,
     Pattern,
+    QueryBool,
     QueryInt,
     Text,
     Trim,
@@ -36,6 +38,7 @@ from .types import (
 MAX_PAGE = 1_000_000
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
+DEFAULT_PAGE = 1
 MAX_PRICE_CENTS = 100_000_000
 MAX_STOCK = 1_000_000
 TOKEN_TTL_SECONDS = 3600
@@ -72,7 +75,10 @@ Include = Annotated[
 Page = Annotated[int, QueryInt(1, MAX_PAGE)]
 Limit = Annotated[int, QueryInt(1, MAX_LIMIT)]
 PriceBound = Annotated[int, QueryInt(0, MAX_PRICE_CENTS)]
-ProductSort = Literal["createdAt", "-createdAt", "priceCents", "-priceCents", "name"]
+ProductSort = CursorSort
+# The sort every list but the products' is read in.
+NEWEST: CursorSort = "-createdAt"
+Cursor = Annotated[str, Text(Pattern(CURSOR_PATTERN, INVALID_CURSOR))]
 IdempotencyKey = Annotated[str, Text(Pattern(r"^[\x21-\x7e]{1,255}$", "must be 1–255 visible ASCII characters"))]
 Timestamp = Annotated[str, Text(Pattern(TIMESTAMP_PATTERN, "must be an ISO 8601 UTC timestamp", "date-time"))]
 Int = Annotated[int, JsInt()]
@@ -94,7 +100,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-def _refinement(message: str, loc: tuple[str, ...] = ()) -> Any:
+def _refinement(message: str, loc: tuple[str, ...] = ()) -> InitErrorDetails:
     return {"type": PydanticCustomError("contract", "{message}", {"message": message}), "loc": loc, "input": None}
 
 
@@ -185,49 +191,86 @@ class IdParams(Strict):
     id: Id
 
 
-class Paging(Strict):
-    """`page` and `limit`, the first fields of every list's query (the contract's `...paging`)."""
+def paging_issues(query: dict[str, Any], sort: str) -> list[InitErrorDetails]:
+    """`pagingRules`: not both page and cursor; a cursor this list gave in this sort. Each looks only at the fields
+    that passed their checks (a failed one has its own issue), on the value Zod's refinement sees (the page's number
+    when its digits parsed, even out of bounds)."""
+    cursor = query.get("cursor")
+    if not is_cursor(cursor):
+        return []
+    if "page" in query:
+        page = QueryInt.js_value(query["page"])
+        return [_refinement("cannot be combined with cursor", ("page",))] if isinstance(page, int) else []
+    if sort in SORT_KEYS and decode_cursor(cursor, sort) is None:
+        return [_refinement(INVALID_CURSOR, ("cursor",))]
+    return []
 
-    page: Page = 1
+
+class ListQuery(Strict):
+    """Every list's query: its first fields (the contract's `...paging`: `page` or `cursor`, never both, `limit`,
+    `total`) and the object's rules, checked as Zod checks them: after the fields, even when some failed their
+    checks (not when a value had the wrong type), on the values those fields got (a number, or the raw string)."""
+
+    # No default: a page beside a cursor must be told from none. Absent is page 1 (DEFAULT_PAGE), as documented.
+    page: Page = None  # type: ignore[assignment]
     limit: Limit = DEFAULT_LIMIT
+    cursor: Cursor = None  # type: ignore[assignment]
+    total: Annotated[bool, QueryBool()] = False
 
+    @classmethod
+    def sort_of(cls, query: dict[str, Any]) -> str:
+        """The sort a list is read in, from its raw query."""
+        return NEWEST
 
-class ListUsersQuery(Paging):
-    q: Search = None  # type: ignore[assignment]
-
-
-class ListProductsQuery(Paging):
-    q: Search = None  # type: ignore[assignment]
-    minPriceCents: PriceBound = None  # type: ignore[assignment]
-    maxPriceCents: PriceBound = None  # type: ignore[assignment]
-    inStock: Annotated[Literal["true", "false"], AfterValidator(lambda v: v == "true")] = None  # type: ignore[assignment]
-    sort: ProductSort = "-createdAt"
+    @classmethod
+    def object_issues(cls, query: dict[str, Any]) -> list[InitErrorDetails]:
+        return paging_issues(query, cls.sort_of(query))
 
     @model_validator(mode="wrap")
     @classmethod
-    def min_not_above_max(cls, data: Any, handler: Any) -> Any:
-        """minPriceCents ≤ maxPriceCents, checked as Zod checks it: even when other fields failed their checks
-        (not when a value had the wrong type), on the values those fields got (a number, or the raw string)."""
+    def object_rules(cls, data: Any, handler: Any) -> Any:
         error = None
         try:
             result = handler(data)
         except ValidationError as e:
             error, result = e, None
-        low, high = (data.get("minPriceCents"), data.get("maxPriceCents")) if isinstance(data, dict) else (None, None)
-        if (
-            low is not None
-            and high is not None
-            and not aborted(error)
-            and not js_less_or_equal(QueryInt.js_value(low), QueryInt.js_value(high))
-        ):
-            refinement = _refinement("must not be greater than maxPriceCents", ("minPriceCents",))
-            raise with_issues(cls.__name__, error, [refinement])
+        issues = cls.object_issues(data) if isinstance(data, dict) and not aborted(error) else []
+        if issues:
+            raise with_issues(cls.__name__, error, issues)
         if error:
             raise error
         return result
 
 
-class ListOrdersQuery(Paging):
+class ListUsersQuery(ListQuery):
+    q: Search = None  # type: ignore[assignment]
+
+
+class ListProductsQuery(ListQuery):
+    q: Search = None  # type: ignore[assignment]
+    minPriceCents: PriceBound = None  # type: ignore[assignment]
+    maxPriceCents: PriceBound = None  # type: ignore[assignment]
+    inStock: Annotated[bool, QueryBool()] = None  # type: ignore[assignment]
+    sort: ProductSort = NEWEST
+
+    @classmethod
+    def sort_of(cls, query: dict[str, Any]) -> str:
+        return query.get("sort", NEWEST)
+
+    @classmethod
+    def object_issues(cls, query: dict[str, Any]) -> list[InitErrorDetails]:
+        """minPriceCents ≤ maxPriceCents (the schema's `.refine`), then the paging rules (its `.superRefine`)."""
+        low, high = query.get("minPriceCents"), query.get("maxPriceCents")
+        inverted = (
+            low is not None
+            and high is not None
+            and not js_less_or_equal(QueryInt.js_value(low), QueryInt.js_value(high))
+        )
+        bounds = [_refinement("must not be greater than maxPriceCents", ("minPriceCents",))] if inverted else []
+        return [*bounds, *super().object_issues(query)]
+
+
+class ListOrdersQuery(ListQuery):
     status: OrderStatus = None  # type: ignore[assignment]
     userId: Id = None  # type: ignore[assignment]
     productId: Id = None  # type: ignore[assignment]
@@ -283,13 +326,15 @@ class Order(Strict):
 
 class Page_(Strict):
     """`listOf(item)`: `data` first, as the contract orders a list's fields (so a response model renders them in
-    that order); each list narrows it to its items."""
+    that order); each list narrows it to its items. `page` is null when the list was read by cursor, `total` and
+    `pages` unless `total=true` asked for them, `nextCursor` on the last page."""
 
     data: list[Any]
-    page: Annotated[int, JsInt(1)]
+    page: Annotated[int, JsInt(1)] | None
     limit: Annotated[int, JsInt(1, MAX_LIMIT)]
-    total: Annotated[int, JsInt(0)]
-    pages: Annotated[int, JsInt(0)]
+    total: Annotated[int, JsInt(0)] | None
+    pages: Annotated[int, JsInt(0)] | None
+    nextCursor: Cursor | None
 
 
 class UserList(Page_):

@@ -264,6 +264,21 @@ class QueryInt(Bounded):
         return int(raw) if isinstance(raw, str) and cls.matches(raw) else raw
 
 
+class QueryBool(Validated):
+    """A query boolean: `true` or `false` on the wire, nothing else. Anything else is an enum's failure to Zod, which
+    stops the object's refinements (a `contract_type` here)."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "enum": ["true", "false"]}
+
+    def validate(self, value: Any) -> bool:
+        if not isinstance(value, str) or value not in ("true", "false"):
+            raise issue("contract_type", "must be true or false")
+        return value == "true"
+
+
 # ---- JavaScript comparisons, for the one refinement that compares two fields -------------------------------------
 
 _JS_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|Infinity)")

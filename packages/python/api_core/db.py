@@ -89,15 +89,13 @@ class Database:
             return await conn.fetchval(query, *args)
 
     async def fetch_page(
-        self, select: str, count: str, args: list[Any], page: int, limit: int
-    ) -> tuple[list[asyncpg.Record], int]:
-        """One page of the rows `select` returns (its text ends where LIMIT and OFFSET go) and the total that
-        `count` counts (the same WHERE and `args`), the two queries side by side on two connections."""
-        n = len(args)
-        rows, total = await asyncio.gather(
-            self.fetch(f"{select} LIMIT ${n + 1} OFFSET ${n + 2}", *args, limit, (page - 1) * limit),
-            self.fetchval(count, *args),
-        )
+        self, select: str, select_args: list[Any], count: str | None, count_args: list[Any]
+    ) -> tuple[list[asyncpg.Record], int | None]:
+        """The rows of a list's page and, when `count` is given, the number of rows it counts: the two queries side
+        by side on two connections."""
+        if count is None:
+            return await self.fetch(select, *select_args), None
+        rows, total = await asyncio.gather(self.fetch(select, *select_args), self.fetchval(count, *count_args))
         return rows, total
 
     async def execute(self, query: str, *args: Any) -> str:

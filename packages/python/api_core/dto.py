@@ -61,5 +61,17 @@ def to_order(row: Record, include: list[str] | None = None) -> dict[str, Any]:
     return order
 
 
-def page(data: list[dict[str, Any]], total: int, page_number: int, limit: int) -> dict[str, Any]:
-    return {"data": data, "page": page_number, "limit": limit, "total": total, "pages": -(-total // limit)}
+def page(
+    data: list[dict[str, Any]], page_number: int | None, limit: int, total: int | None, next_cursor: str | None
+) -> dict[str, Any]:
+    """A list's answer, its fields in the contract's order: `page` null when read by cursor, `total` and `pages`
+    null unless counted."""
+    pages = None if total is None else -(-total // limit)
+    return {
+        "data": data,
+        "page": page_number,
+        "limit": limit,
+        "total": total,
+        "pages": pages,
+        "nextCursor": next_cursor,
+    }

@@ -8,15 +8,22 @@
 //   build/docs.html                the /docs page (4 MB: kept out of contract.json, which the app reads at start)
 //   build/validation-vectors.json  tests/validation-corpus.json run through the Zod schemas (what pytest checks
 //                                  the Pydantic models against)
+//   build/cursor-vectors.json      tests/cursor-corpus.json through the contract's cursor codec: the cursors Node
+//                                  writes and the positions it reads (what pytest checks api_contract.cursor against)
 // Usage: node packages/python/scripts/export-contract.ts [--out DIR]   (default: packages/python/build)
+import { Buffer } from "node:buffer";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
   API_CONTENT_SECURITY_POLICY,
+  type CursorPosition,
+  type CursorSort,
+  decodeCursor,
   docsContentSecurityPolicy,
   docsHtml,
+  encodeCursor,
   fieldErrors,
   methodsByPath,
   openApiDocument,
@@ -24,6 +31,7 @@ import {
   type RequestPart,
   routes,
   SECURITY_HEADERS,
+  SORT_KEYS,
   wireSchema,
 } from "../../contract/src/index.ts";
 import * as schemas from "../../contract/src/schemas.ts";
@@ -87,6 +95,34 @@ const vectors = corpus.map((c) => {
     : { ...c, ok: false, paths: fieldErrors(result.error, c.part).map((e) => e.path) };
 });
 writeJson("validation-vectors.json", vectors);
+
+/** A cursor to decode: JSON text (sent as its UTF-8 bytes), raw bytes in hex (not UTF-8, say), or the wire form. */
+interface CursorCase {
+  sort: CursorSort;
+  json?: string;
+  hex?: string;
+  cursor?: string;
+}
+const cursorCorpus = JSON.parse(readFileSync(join(packageDir, "tests", "cursor-corpus.json"), "utf8")) as {
+  positions: (CursorPosition & { sort: CursorSort })[];
+  decode: CursorCase[];
+};
+const wireForm = (c: CursorCase) =>
+  c.cursor ??
+  (c.hex === undefined ? Buffer.from(c.json ?? "", "utf8") : Buffer.from(c.hex, "hex")).toString("base64url");
+const encoded = cursorCorpus.positions.map(({ sort, key, id }) => ({
+  sort,
+  key,
+  id,
+  cursor: encodeCursor(sort, { key, id }),
+}));
+// Every cursor written is also read in every sort: its own gives the position back, any other refuses it.
+const toDecode = [
+  ...cursorCorpus.decode.map((c) => ({ sort: c.sort, cursor: wireForm(c) })),
+  ...encoded.flatMap(({ cursor }) => (Object.keys(SORT_KEYS) as CursorSort[]).map((sort) => ({ sort, cursor }))),
+];
+const decoded = toDecode.map(({ sort, cursor }) => ({ sort, cursor, position: decodeCursor(cursor, sort) ?? null }));
+writeJson("cursor-vectors.json", { encoded, decoded });
 process.stdout.write(
-  `wrote ${join(outDir, "contract.json")}, docs.html and validation-vectors.json (${vectors.length} cases)\n`,
+  `wrote ${join(outDir, "contract.json")}, docs.html, validation-vectors.json (${vectors.length} cases) and cursor-vectors.json (${encoded.length} written, ${decoded.length} read)\n`,
 );

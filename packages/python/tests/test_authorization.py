@@ -70,10 +70,11 @@ class RecordingDatabase:
 
     fetchrow = fetchval = execute = fetch = _run
 
-    async def fetch_page(self, select: str, count: str, args: list[Any], page: int, limit: int) -> Any:
-        self.statements.append((" ".join(select.split()), tuple(args)))
-        self.statements.append((" ".join(count.split()), tuple(args)))
-        return [], 0
+    async def fetch_page(self, select: str, select_args: list[Any], count: str | None, count_args: list[Any]) -> Any:
+        await self._run(select, *select_args)
+        if count is not None:
+            await self._run(count, *count_args)
+        return [], None if count is None else 0
 
     @asynccontextmanager
     async def acquire(self) -> Any:
@@ -264,23 +265,24 @@ def test_an_admin_reaches_every_user(missing: RecordingDatabase) -> None:
 
 
 def test_a_customer_reaches_only_their_own_orders(missing: RecordingDatabase) -> None:
-    query = ListOrdersQuery.model_validate({"userId": OTHER, "include": "user"})
+    query = ListOrdersQuery.model_validate({"userId": OTHER, "include": "user", "total": "true"})
     run(orders.list_orders(missing, query, CUSTOMER))
     assert refused(orders.get_order(missing, ORDER, None, CUSTOMER)).status == 404
     assert refused(orders.update_order_status(missing, ORDER, "cancelled", CUSTOMER)).status == 404
     assert missing.where() == [
-        "WHERE o.user_id = $1 AND o.user_id = $2 ORDER BY o.created_at DESC, o.id",
+        "WHERE o.user_id = $1 AND o.user_id = $2 ORDER BY o.created_at DESC, o.id LIMIT $3 OFFSET $4",
         "WHERE o.user_id = $1 AND o.user_id = $2",
         "WHERE o.id = $1 AND o.user_id = $2",
         "WHERE o.id = $1 AND o.status = ANY($3::order_status[]) AND o.user_id = $4 RETURNING "
         "id, user_id, product_id, quantity, unit_price_cents, total_cents, status, created_at, updated_at",
         "WHERE o.id = $1 AND o.user_id = $2",
     ]
-    assert missing.statements[0][1] == (CUSTOMER.id, OTHER)
+    assert missing.statements[0][1] == (CUSTOMER.id, OTHER, 21, 0)  # then LIMIT (a row past the page) and OFFSET
+    assert missing.statements[1][1] == (CUSTOMER.id, OTHER)
 
 
 def test_an_admin_reaches_every_order(missing: RecordingDatabase) -> None:
-    run(orders.list_orders(missing, ListOrdersQuery.model_validate({}), ADMIN))
+    run(orders.list_orders(missing, ListOrdersQuery.model_validate({"total": "true"}), ADMIN))
     assert refused(orders.get_order(missing, ORDER, None, ADMIN)).status == 404
     assert refused(orders.update_order_status(missing, ORDER, "shipped", ADMIN)).status == 404
     assert "user_id = $" not in " ".join(missing.where())

@@ -15,12 +15,19 @@ from typing import Any
 
 import asyncpg
 
-from api_contract.models import CUSTOMER_ORDER_STATUSES, ORDER_TRANSITIONS, CreateOrderBody, ListOrdersQuery
+from api_contract.models import (
+    CUSTOMER_ORDER_STATUSES,
+    NEWEST,
+    ORDER_TRANSITIONS,
+    CreateOrderBody,
+    ListOrdersQuery,
+)
 from api_contract.problems import ProblemError
 
 from ..db import Database
-from ..dto import ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, page, to_order
+from ..dto import ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, to_order
 from ..principal import Principal, forbidden, unauthorized
+from .lists import Listing, read_page
 
 _USER_JOIN = "JOIN users u ON u.id = o.user_id"
 _PRODUCT_JOIN = "JOIN products p ON p.id = o.product_id"
@@ -88,16 +95,9 @@ async def list_orders(db: Database, query: ListOrdersQuery, principal: Principal
         if value is not None:
             args.append(value)
             conditions.append(f"o.{column} = ${len(args)}{cast}")
-    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
     columns, joins = _select(query.include)
-    rows, total = await db.fetch_page(
-        f"SELECT {columns} FROM orders o {joins} {where} ORDER BY o.created_at DESC, o.id",
-        f"SELECT count(*) FROM orders o {where}",
-        args,
-        query.page,
-        query.limit,
-    )
-    return page([to_order(r, query.include) for r in rows], total, query.page, query.limit)
+    listing = Listing(f"SELECT {columns} FROM orders o {joins}", "SELECT count(*) FROM orders o", "o.")
+    return await read_page(db, listing, query, NEWEST, (conditions, args), lambda row: to_order(row, query.include))
 
 
 async def get_order(db: Database, order_id: str, include: list[str] | None, principal: Principal) -> dict[str, Any]:

@@ -10,17 +10,11 @@ from api_contract.models import ListProductsQuery
 from api_contract.problems import ProblemError
 
 from ..db import Database
-from ..dto import PRODUCT_COLUMNS, page, to_product
+from ..dto import PRODUCT_COLUMNS, to_product
+from .lists import Listing, read_page
 from .users import contains
 
-# Every sort ends on id, so that equal keys still come back in one order.
-SORTS = {
-    "createdAt": "created_at ASC, id",
-    "-createdAt": "created_at DESC, id",
-    "priceCents": "price_cents ASC, id",
-    "-priceCents": "price_cents DESC, id",
-    "name": "name ASC, id",
-}
+LISTING = Listing(f"SELECT {PRODUCT_COLUMNS} FROM products", "SELECT count(*) FROM products")
 # A body field → its column, for INSERT and UPDATE (tests/test_rows.py checks it against the contract's bodies).
 WRITABLE = {"name": "name", "description": "description", "priceCents": "price_cents", "stock": "stock"}
 
@@ -45,15 +39,7 @@ async def list_products(db: Database, query: ListProductsQuery) -> dict[str, Any
         condition("price_cents <= {}", query.maxPriceCents)
     if query.inStock is not None:
         conditions.append("stock > 0" if query.inStock else "stock = 0")
-    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    rows, total = await db.fetch_page(
-        f"SELECT {PRODUCT_COLUMNS} FROM products {where} ORDER BY {SORTS[query.sort]}",
-        f"SELECT count(*) FROM products {where}",
-        args,
-        query.page,
-        query.limit,
-    )
-    return page([to_product(r) for r in rows], total, query.page, query.limit)
+    return await read_page(db, LISTING, query, query.sort, (conditions, args), to_product)
 
 
 async def get_product(db: Database, product_id: str) -> dict[str, Any]:

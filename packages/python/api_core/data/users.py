@@ -6,11 +6,15 @@ from typing import Any
 
 import asyncpg
 
+from api_contract.models import NEWEST, ListUsersQuery
 from api_contract.problems import ProblemError
 
 from ..db import Database
-from ..dto import USER_COLUMNS, page, to_user
+from ..dto import USER_COLUMNS, to_user
 from ..principal import Principal
+from .lists import Listing, read_page
+
+LISTING = Listing(f"SELECT {USER_COLUMNS} FROM users", "SELECT count(*) FROM users")
 
 
 def user_not_found(user_id: str) -> ProblemError:
@@ -39,16 +43,9 @@ def contains(q: str) -> str:
     return "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-async def list_users(db: Database, page_number: int, limit: int, q: str | None) -> dict[str, Any]:
-    where, args = ("WHERE name ILIKE $1 OR email ILIKE $1", [contains(q)]) if q else ("", [])
-    rows, total = await db.fetch_page(
-        f"SELECT {USER_COLUMNS} FROM users {where} ORDER BY created_at DESC, id",
-        f"SELECT count(*) FROM users {where}",
-        args,
-        page_number,
-        limit,
-    )
-    return page([to_user(r) for r in rows], total, page_number, limit)
+async def list_users(db: Database, query: ListUsersQuery) -> dict[str, Any]:
+    filters = (["(name ILIKE $1 OR email ILIKE $1)"], [contains(query.q)]) if query.q else ([], [])
+    return await read_page(db, LISTING, query, NEWEST, filters, to_user)
 
 
 async def get_user(db: Database, user_id: str, principal: Principal) -> dict[str, Any]:

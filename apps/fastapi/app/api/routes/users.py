@@ -19,7 +19,7 @@ router = APIRouter(prefix="/users", tags=["users"], route_class=ContractRoute)
 
 @router.get("", response_model=UserList, dependencies=[Depends(require_admin)])
 async def list_users(query: Annotated[ListUsersQuery, from_query(ListUsersQuery)], db: DbDep) -> Any:
-    return await users.list_users(db, query.page, query.limit, query.q)
+    return await users.list_users(db, query)
 
 
 @router.post("", status_code=201, response_model=User, dependencies=[Depends(require_admin)])
