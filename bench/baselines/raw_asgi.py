@@ -101,18 +101,20 @@ def include_of(query: dict[str, str]) -> list[str] | None:
 
 
 def paging(query: dict[str, str]) -> dict[str, Any]:
-    """Every list's first fields: `page` or `cursor` (never both), `limit`, `total`. Whether the cursor decodes in
-    the list's sort, api_core checks (a 400 at query.cursor)."""
-    page = int_param(query, "page", 1, 1_000_000)
+    """Every list's first fields: `page` or `cursor`, `limit`, `total`. That a cursor decodes in the list's sort and
+    has no page beside it, api_core checks (a 400 at query.cursor or query.page)."""
     cursor = query.get("cursor")
     if cursor is not None and not is_cursor(cursor):
         raise invalid("query.cursor", INVALID_CURSOR)
-    if cursor is not None and page is not None:
-        raise invalid("query.page", "cannot be combined with cursor")
     total = query.get("total", "false")
     if total not in ("true", "false"):
         raise invalid("query.total", "must be true or false")
-    return {"page": page, "limit": int_param(query, "limit", 1, 100, 20), "cursor": cursor, "total": total == "true"}
+    return {
+        "page": int_param(query, "page", 1, 1_000_000),
+        "limit": int_param(query, "limit", 1, 100, 20),
+        "cursor": cursor,
+        "total": total == "true",
+    }
 
 
 def user_fields(body: dict[str, Any], required: bool) -> dict[str, Any]:

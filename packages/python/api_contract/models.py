@@ -78,6 +78,7 @@ PriceBound = Annotated[int, QueryInt(0, MAX_PRICE_CENTS)]
 ProductSort = CursorSort
 # The sort every list but the products' is read in.
 NEWEST: CursorSort = "-createdAt"
+PAGE_BESIDE_CURSOR = "cannot be combined with cursor"
 Cursor = Annotated[str, Text(Pattern(CURSOR_PATTERN, INVALID_CURSOR))]
 IdempotencyKey = Annotated[str, Text(Pattern(r"^[\x21-\x7e]{1,255}$", "must be 1–255 visible ASCII characters"))]
 Timestamp = Annotated[str, Text(Pattern(TIMESTAMP_PATTERN, "must be an ISO 8601 UTC timestamp", "date-time"))]
@@ -200,7 +201,7 @@ def paging_issues(query: dict[str, Any], sort: str) -> list[InitErrorDetails]:
         return []
     if "page" in query:
         page = QueryInt.js_value(query["page"])
-        return [_refinement("cannot be combined with cursor", ("page",))] if isinstance(page, int) else []
+        return [_refinement(PAGE_BESIDE_CURSOR, ("page",))] if isinstance(page, int) else []
     if sort in SORT_KEYS and decode_cursor(cursor, sort) is None:
         return [_refinement(INVALID_CURSOR, ("cursor",))]
     return []

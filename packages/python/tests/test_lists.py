@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from api_contract.cursor import INVALID_CURSOR, CursorPosition, decode_cursor, encode_cursor
-from api_contract.models import ListOrdersQuery, ListProductsQuery, ListUsersQuery
+from api_contract.models import PAGE_BESIDE_CURSOR, ListOrdersQuery, ListProductsQuery, ListUsersQuery
 from api_contract.problems import ProblemError
 from api_core.data import orders, products, users
 from api_core.data.lists import instant
@@ -160,12 +160,25 @@ def test_a_customers_orders_after_a_cursor_stay_theirs() -> None:
     )
 
 
-def test_a_cursor_that_skipped_validation_is_the_same_400() -> None:
-    query = ListUsersQuery.model_construct(page=None, limit=20, cursor="abc", total=False, q=None)
+@pytest.mark.parametrize(
+    "page,cursor,error",
+    [
+        (None, "abc", {"path": "query.cursor", "message": INVALID_CURSOR}),
+        (
+            2,
+            encode_cursor("-createdAt", CursorPosition(STAMP, CUSTOMER.id)),
+            {"path": "query.page", "message": PAGE_BESIDE_CURSOR},
+        ),
+    ],
+)
+def test_a_query_that_skipped_validation_gets_the_same_400(
+    page: int | None, cursor: str, error: dict[str, str]
+) -> None:
+    query = ListUsersQuery.model_construct(page=page, limit=20, cursor=cursor, total=False, q=None)
     with pytest.raises(ProblemError) as refused:
         listed(PageDatabase([]), query)
     assert refused.value.status == 400
-    assert refused.value.errors == [{"path": "query.cursor", "message": INVALID_CURSOR}]
+    assert refused.value.errors == [error]
 
 
 @pytest.mark.parametrize(

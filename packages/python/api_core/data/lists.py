@@ -12,7 +12,7 @@ from typing import Any
 from asyncpg import Record
 
 from api_contract.cursor import INVALID_CURSOR, SORT_KEYS, CursorPosition, decode_cursor, encode_cursor, timestamp_ms
-from api_contract.models import DEFAULT_PAGE, ListQuery
+from api_contract.models import DEFAULT_PAGE, PAGE_BESIDE_CURSOR, ListQuery
 from api_contract.problems import validation_problem
 
 from ..db import Database
@@ -56,12 +56,14 @@ def key_parameter(field: str, key: str | int) -> Any:
     return instant(str(key)) if field == "createdAt" else key
 
 
-def start_after(cursor: str | None, sort: str) -> CursorPosition | None:
-    """The row a cursor names. Validation refused any cursor that does not decode; a caller that skipped it gets the
-    same 400."""
-    if cursor is None:
+def start_after(query: ListQuery, sort: str) -> CursorPosition | None:
+    """The row the query's cursor names. Validation refused a cursor beside a page and one that does not decode; a
+    caller that skipped it gets the same 400s."""
+    if query.cursor is None:
         return None
-    position = decode_cursor(cursor, sort)
+    if query.page is not None:
+        raise validation_problem([{"path": "query.page", "message": PAGE_BESIDE_CURSOR}], "query")
+    position = decode_cursor(query.cursor, sort)
     if position is None:
         raise validation_problem([{"path": "query.cursor", "message": INVALID_CURSOR}], "query")
     return position
@@ -108,7 +110,7 @@ async def read_page(
 ) -> dict[str, Any]:
     """The page `query` asks for of the rows `filters` (conditions and their arguments, numbered from $1) keep."""
     conditions, args = filters
-    after = start_after(query.cursor, sort)
+    after = start_after(query, sort)
     page_number = None if after else (query.page or DEFAULT_PAGE)
     select_args = list(args)
     keyset = [after_condition(sort, after, listing.alias, select_args)] if after else []
