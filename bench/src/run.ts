@@ -16,8 +16,8 @@ import { duetContext, planLimits } from "./runner/limits-plan.ts";
 import { checkRemoteEnvironment, describeScenarios, planServers } from "./runner/lineup.ts";
 import { measureAll } from "./runner/measure.ts";
 import { applyPinning, runPinning } from "./runner/pinning.ts";
-import { analyse, assembleResults, limitsRecord } from "./runner/record.ts";
-import { restarter, startAll } from "./runner/servers.ts";
+import { analyse, assembleResults, combineScales, limitsRecord, type ScalePass } from "./runner/record.ts";
+import { restarter, startAll, stopAll } from "./runner/servers.ts";
 import type { DuetContext, RunIo } from "./runner/types.ts";
 import { executionOrder } from "./scenarios/catalog.ts";
 
@@ -36,34 +36,54 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
   const run = planRun(asked, io, startedAt, seed);
   const held: Held = {};
   try {
-    // Provision and seed.
+    // Provision and seed: one template per scale (a growth run's every scale is seeded before any is measured).
     held.postgres = run.remote ? undefined : await provisionPostgres({ log: io.log });
     const started = performance.now();
-    const data = await prepareData(run.options, held.postgres, seed, run.jwtSecret, io);
-    const postgresPinning = applyPinning(run.pinning, data.postmaster);
-    announceGroups(run, data, io);
-    // Start.
-    const restart = await startServers(run, held.postgres, data, io);
+    const datas: DataSource[] = [];
+    for (const scale of run.options.scales) {
+      datas.push(await prepareData(run.options, scale, held.postgres, seed, run.jwtSecret, io));
+    }
+    const first = datas[0] as DataSource;
+    const postgresPinning = applyPinning(run.pinning, first.postmaster);
+    announceGroups(run, first, io);
     const scenarioInfos = describeScenarios(run.options, run.selected, run.servers);
     held.loadGenerator = new LoadGenerator(run.pinning.loadGenerator);
-    held.duet = run.duet ? duetContext(data.postmaster, run.options.pin) : undefined;
+    held.duet = run.duet ? duetContext(first.postmaster, run.options.pin) : undefined;
     if (run.disturbance) {
       io.log(`disturbance: ${run.options.disturb} bursty CPU hog(s) until the end of the run`);
       run.disturbance.start();
     }
-    // Measure.
-    const shared = { data, seed, loadGenerator: held.loadGenerator, duet: held.duet, started, io, restart };
-    const measured = await measureAll(run.options, run.selected, run.servers, { ...shared, profiler: run.profiler });
+    // Start, measure and analyse, scale by scale.
+    const passes: ScalePass[] = [];
+    for (const [index, data] of datas.entries()) {
+      const scale = run.options.scales[index] as number;
+      if (index > 0) await stopAll(run.servers, held.postgres as PostgresServer);
+      if (datas.length > 1) io.log(`growth: scale ${scale} (${data.rows.orders} orders), servers on its data`);
+      const restart = await startServers(run, held.postgres, data, io);
+      const shared = { data, seed, loadGenerator: held.loadGenerator, duet: held.duet, started, io, restart };
+      const options = budgetShare(run.options, index);
+      const measured = await measureAll(options, run.selected, run.servers, { ...shared, profiler: run.profiler });
+      const infos = run.servers.map((t) => t.info);
+      passes.push({ scale, rows: data.rows, measured, analysis: analyse(scenarioInfos, infos, measured) });
+    }
     io.progress.done();
-    // Analyse and assemble.
+    // Assemble.
     const infos = run.servers.map((t) => t.info);
-    const analysis = analyse(scenarioInfos, infos, measured);
     const limits = run.duet ? undefined : run.limits;
-    const record = { ...run, startedAt, seed, postgresPinning, data, infos, scenarioInfos, limits };
-    return assembleResults(record, measured, analysis);
+    const record = { ...run, startedAt, seed, postgresPinning, data: first, infos, scenarioInfos, limits };
+    return assembleResults(record, combineScales(passes));
   } finally {
     await release(run, held, io);
   }
+}
+
+/**
+ * The options one scale is measured with: a growth run's budget shared out by scale, each scale's deadline its
+ * share of the whole (so that the first cannot spend the time of all; what one leaves goes to the next).
+ */
+function budgetShare(options: BenchOptions, index: number): BenchOptions {
+  if (options.budgetMinutes === undefined || options.scales.length === 1) return options;
+  return { ...options, budgetMinutes: (options.budgetMinutes * (index + 1)) / options.scales.length };
 }
 
 /** What the run holds while it runs, released whatever happens. */

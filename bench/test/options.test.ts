@@ -30,7 +30,7 @@ describe("options", () => {
       targets: [],
       budgetMinutes: 20,
       pipelining: 1,
-      scale: 1,
+      scales: [1],
       rate: undefined,
       pin: true,
     });
@@ -210,7 +210,7 @@ describe("options", () => {
       durationS: 2.5,
       repeats: 5,
       rate: 2000,
-      scale: 2,
+      scales: [2],
       pin: false,
     });
   });

@@ -6,6 +6,7 @@ import { REPO_ROOT } from "@api-ref/harness";
 import { LimitsUnavailable } from "../limits.ts";
 import type { BenchOptions } from "../options/types.ts";
 import { Progress } from "../progress.ts";
+import { growthConsoleLines } from "../report/growth.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import { timestampDir, writeReports } from "../report/write.ts";
 import type { Results } from "../results/schema.ts";
@@ -21,6 +22,7 @@ export async function runOnce(bench: BenchOptions, started: number): Promise<num
   process.stderr.write(`${estimateLine(bench)}\n`);
   const { results, files, ok } = await measure(bench, bench.outDir);
   process.stdout.write(`\n${renderMarkdown(results)}\n`);
+  for (const line of growthConsoleLines(results)) log(`growth: ${line}`);
   log(`wrote ${files.json}\n      ${files.markdown}\n      ${files.html}`);
   log(`bench took ${Math.round((performance.now() - started) / 1000)} s`);
   return ok ? 0 : 1;
@@ -55,6 +57,7 @@ function planLine(bench: BenchOptions): string {
     bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : "",
     bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : "",
     bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : "",
+    bench.scales.length > 1 ? `, at data scales ${bench.scales.join(", ")} (each seeded and measured in turn)` : "",
     bench.smoke ? " (smoke)" : "",
   ];
   const shape = `${bench.connections.join("/")} connections × ${repeats}`;

@@ -2,7 +2,6 @@
 // and exit code 2, never a half-run benchmark. What each option is and its defaults: options/table.ts.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { parseScale } from "@api-ref/db/seed";
 import { type Implementation, implementations } from "@api-ref/harness";
 import { BASELINES } from "../baselines.ts";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "../scenarios/catalog.ts";
@@ -17,6 +16,7 @@ import {
   numberOption,
   parseMemory,
   parseRates,
+  parseScales,
   parseSlo,
   strOf,
   type Values,
@@ -49,6 +49,12 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     cpus: servers.cpus !== undefined,
     workers: servers.workers,
   });
+  checkGrowth(servers.scales, {
+    target: remote.targets.length > 0,
+    profile: servers.profile,
+    rates: load.rates !== undefined,
+    slo: load.slo !== undefined,
+  });
   const handicapTwin = values["handicap-twin"] === true;
   if (handicapTwin && remote.targets.length > 0)
     throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
@@ -79,6 +85,24 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     handicapTwin,
     restart,
   };
+}
+
+/**
+ * A growth run (several --scale values) seeds and restarts the servers at each scale, and reports each scenario's
+ * throughput against data size: servers elsewhere hold their own data, and profiles, rate curves and capacity
+ * searches have no growth view (run them at one scale).
+ */
+function checkGrowth(scales: number[], asked: { target: boolean; profile: boolean; rates: boolean; slo: boolean }) {
+  if (scales.length < 2) return;
+  const clash = [
+    asked.target ? "--target (its servers hold their own data)" : "",
+    asked.profile ? "--profile" : "",
+    asked.rates ? "a --rate list or ramp" : "",
+    asked.slo ? "--slo" : "",
+  ].filter(Boolean);
+  if (clash.length > 0) {
+    throw new UsageError(`--scale with several values measures growth at max throughput: not with ${clash.join(", ")}`);
+  }
 }
 
 /** --impl, --scenario, --connections (and --all, --smoke): what is measured. */
@@ -195,15 +219,8 @@ function serverSetup(values: Values, smoke: boolean) {
   );
   const memoryArg = str("memory");
   const memoryBytes = memoryArg === undefined ? undefined : parseMemory(memoryArg);
-  let scale = defaultOf<number>("scale", false);
   const scaleArg = str("scale");
-  if (scaleArg !== undefined) {
-    try {
-      scale = parseScale(scaleArg);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-  }
+  const scales = scaleArg === undefined ? defaultOf<number[]>("scale", false) : parseScales(scaleArg);
   const poolSize = integerOption(values, "pool-size", 1, 200, defaultOf<number>("pool-size", false));
   if (poolSize % workers !== 0) {
     throw new UsageError(
@@ -212,7 +229,7 @@ function serverSetup(values: Values, smoke: boolean) {
     );
   }
   const verifySample = integerOption(values, "verify-sample", 1, 1000, defaultOf<number>("verify-sample", smoke));
-  return { workers, profile, cpus, memoryBytes, scale, poolSize, verifySample };
+  return { workers, profile, cpus, memoryBytes, scales, poolSize, verifySample };
 }
 
 /**

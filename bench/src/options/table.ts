@@ -218,10 +218,14 @@ export const TABLE = {
   },
   scale: {
     kind: "value",
-    arg: "X",
-    default: 1,
-    help: ["seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders)"],
-    record: (o) => ({ scale: o.scale }),
+    arg: "X[,X...]",
+    default: [1],
+    help: [
+      "seed data scale (default 1 = 1,000 users, 5,000 products, 10,000 orders); a list (1,10,100)",
+      "measures every scenario at each, on its own seeded data, and reports its growth",
+    ],
+    // A one-scale run records the number it always has; a growth run its scales too (the smallest is `scale`).
+    record: (o) => ({ scale: o.scales[0], ...(o.scales.length > 1 ? { scales: o.scales } : {}) }),
   },
   "pool-size": {
     kind: "value",

@@ -46,7 +46,8 @@ export interface BenchOptions {
   /** Memory limit for each server (all its processes), in bytes; undefined: no limit. */
   memoryBytes: number | undefined;
   pipelining: number;
-  scale: number;
+  /** Seed data scales, ascending, each measured on its own seeded data; more than one makes a growth run. */
+  scales: number[];
   /** DB_POOL_SIZE in all: each of `workers` processes gets poolSize / workers. */
   poolSize: number;
   /** Requests checked per scenario and server before measuring. */

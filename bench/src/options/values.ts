@@ -1,5 +1,6 @@
 // Reading one option's text: numbers in a range, comma lists, rates, latency bounds and sizes; a mistake is a
 // UsageError whose message names the option.
+import { parseScale } from "@api-ref/db/seed";
 import { UsageError } from "./types.ts";
 
 export function number(name: string, raw: string, check: (n: number) => boolean, rule: string): number {
@@ -97,4 +98,18 @@ export function parseMemory(raw: string): number {
   if (!(bytes >= 16 * 1024 ** 2))
     throw new UsageError(`--memory must be at least 16M (a server needs more), got "${raw}"`);
   return bytes;
+}
+
+/** `--scale 1,10,100`: each value as the seed takes it, none twice, ascending (a growth run reads smallest first). */
+export function parseScales(raw: string): number[] {
+  const scales = list("scale", raw).map((item) => {
+    try {
+      return parseScale(item);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  });
+  const twice = scales.find((scale, i) => scales.indexOf(scale) !== i);
+  if (twice !== undefined) throw new UsageError(`--scale names ${twice} twice: "${raw}"`);
+  return scales.sort((a, b) => a - b);
 }

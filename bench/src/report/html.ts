@@ -1,6 +1,8 @@
 // report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched): the run's context and
 // resolving power (A/A lines), per scenario a throughput chart with min–max whiskers and a latency chart, memory.
 
+import { isGrowthRun } from "../analysis/growth.ts";
+import { atScale, scalesOf } from "../results/scales.ts";
 import type { Results, SummaryRow, TargetInfo } from "../results/schema.ts";
 import {
   cellText,
@@ -24,6 +26,7 @@ import {
   times,
   withRange,
 } from "./format.ts";
+import { growthHtml } from "./growth.ts";
 import { capacityHtml, curveHtml, limitsText } from "./load-shapes.ts";
 import { profilesHtml } from "./profiles.ts";
 
@@ -228,7 +231,7 @@ export function renderHtml(r: Results): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark ${esc(r.startedAt.slice(0, 16))} — ${esc(r.machine.cpuModel)}</title>
 <style>
-${STYLE}
+${isGrowthRun(r) ? `${STYLE}\n${GROWTH_STYLE}` : STYLE}
 </style></head><body>
 <h1>Benchmark results</h1>
 <p class="note">One run on one machine: compare the ratios within this run, not absolute numbers across machines or runs.</p>
@@ -236,19 +239,34 @@ ${STYLE}
 ${runFacts(r)}
 ${limits ? `<dt>Limits</dt><dd>${esc(limits)}</dd>` : ""}
 </dl>
-${aaSection(r)}
+${isGrowthRun(r) ? growthRunBody(r) : measuredHtml(r)}
+${profilesHtml(r)}
+${saturatedNote(r)}
+<p class="note">${FOOTNOTE}</p>
+</body></html>
+`;
+}
+
+/** What one scale measured: resolving power, the split, start-up and memory, a section per scenario. */
+function measuredHtml(r: Results): string {
+  return `${aaSection(r)}
 ${capacityHtml(r)}
 ${curveHtml(r)}
 ${splitSection(r)}
 <h2>Start-up and memory</h2>
 ${startupTable(r)}
 ${memoryChart(r)}
-${scenarioSections(r).join("\n")}
-${profilesHtml(r)}
-${saturatedNote(r)}
-<p class="note">${FOOTNOTE}</p>
-</body></html>
-`;
+${scenarioSections(r).join("\n")}`;
+}
+
+/** A growth run: the growth section, then each scale as a run of its own. */
+function growthRunBody(r: Results): string {
+  const scales = scalesOf(r).map((scale) => {
+    const at = atScale(r, scale);
+    const heading = `<h1>At scale ${scale} <small>${num(at.rows.orders)} orders</small></h1>`;
+    return `<section class="at-scale" id="scale-${scale}">${heading}\n${measuredHtml(at)}</section>`;
+  });
+  return `${growthHtml(r)}\n${scales.join("\n")}`;
 }
 
 const STYLE = [
@@ -264,6 +282,11 @@ const STYLE = [
   ".note{color:#555;font-size:13px}.said{color:#7b4fbf}",
   ".alarm{background:#fdecee;border:2px solid #c0392b;padding:8px 12px;color:#8b1e12}" +
     ".aa-biased{color:#c0392b;font-weight:600}.aa-inconclusive{color:#666}",
+].join("\n");
+/** A growth run's own: the bar's verdicts, the charts' axes, each scale's heading (one-scale pages stay as they were). */
+const GROWTH_STYLE = [
+  ".kept-kept{color:#2e7d32}.kept-lost{color:#c0392b;font-weight:600}.kept-cannot-tell{color:#666;font-style:italic}",
+  "svg .tick,svg .legend{font-size:11px}.at-scale h1{font-size:19px;margin-top:48px}",
 ].join("\n");
 
 const FOOTNOTE = [
@@ -294,7 +317,8 @@ function runFacts(r: Results): string {
   const precision = Math.round(Number(o.precision ?? 0.05) * 100);
   const load = `${esc(String(o.connections))} connections, pipelining ${o.pipelining}, ${cellText(r)}`;
   const repeats = `${o.repeats}–${o.maxRepeats ?? o.repeats} repeats interleaved (until ±${precision}%)`;
-  const servers = `${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; scale ${r.scale}; seed ${r.seed}`;
+  const scale = `scale ${scalesOf(r).join(", ")}`;
+  const servers = `${o.workers ?? 1} worker(s) per server; DB_POOL_SIZE=${o.poolSize} in all; ${scale}; seed ${r.seed}`;
   const pinning = `server ${esc(p.server)}, load generator ${esc(p.loadGenerator)}, PostgreSQL ${esc(p.postgres)}`;
   return [
     `<dt>When</dt><dd>${esc(r.startedAt)} → ${esc(r.finishedAt)}</dd>`,
@@ -315,7 +339,9 @@ function scenarioSections(r: Results): string[] {
       const others = runtimeBaselinesText(scenario);
       const baselines = `baseline ${esc(scenario.baseline)}${others ? `; each runtime's own: ${esc(others)}` : ""}`;
       const small = `<small>${esc(scenario.title)} · ${connections} connections · ${baselines}</small>`;
-      const id = `${esc(scenario.name)}-${connections}`;
+      // A growth run has a section per scenario at every scale.
+      const at = these[0]?.scale;
+      const id = `${esc(scenario.name)}-${connections}${at === undefined ? "" : `-at-${at}`}`;
       sections.push(
         `<section class="scenario" id="${id}"><h2>${esc(scenario.name)} ${small}</h2>` +
           throughputChart(

@@ -1,5 +1,7 @@
 // results.md: the run's context and resolving power (its A/A lines), the split, then one table per scenario, ready
 // to paste into a README.
+import { isGrowthRun } from "../analysis/growth.ts";
+import { atScale, scalesOf } from "../results/scales.ts";
 import type { Results, SummaryRow, TargetInfo } from "../results/schema.ts";
 import {
   cellText,
@@ -22,6 +24,7 @@ import {
   startupText,
   withRange,
 } from "./format.ts";
+import { growthMarkdown } from "./growth.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
 import { profilesMarkdown } from "./profiles.ts";
 
@@ -44,7 +47,9 @@ function methodText(r: Results): string {
   const repeats = `${o.repeats} to ${o.maxRepeats ?? o.repeats} repeats interleaved (${until})`;
   const pool = `DB_POOL_SIZE=${o.poolSize} in all (${o.poolPerWorker ?? o.poolSize} per worker)`;
   const workers = `${o.workers ?? 1} worker process(es) per server, ${pool}`;
-  const data = `data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders)`;
+  const data = isGrowthRun(r)
+    ? `data scales ${(r.scales ?? []).map((s) => `${s.scale} (${s.rows.orders} orders)`).join(", ")}`
+    : `data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders)`;
   const verified = `each scenario verified first (${o.verifySample} requests per server, the scrypt routes 4 at most)`;
   const load = `${o.connections} connections, pipelining ${o.pipelining}, ${cellText(r)}`;
   return `${modeText(o)}; ${pairingText(r)}; ${load}, ${repeats}; ${workers}; ${data}; ${verified}`;
@@ -175,16 +180,33 @@ export function renderMarkdown(r: Results): string {
   lines.push(...describeRun(r));
   const limits = limitsText(r);
   if (limits) lines.push(`- **Limits**: ${limits}`);
-  lines.push("", ...resolvingPowerMarkdown(r));
-  lines.push(...remoteNote(r));
-  lines.push(...capacityMarkdown(r), ...curveMarkdown(r));
-  lines.push(...splitTable(r));
-  lines.push(...startupTable(r));
-  lines.push(...scenarioTables(r));
+  lines.push("");
+  if (isGrowthRun(r)) {
+    lines.push(...growthMarkdown(r));
+    for (const scale of scalesOf(r)) {
+      const at = atScale(r, scale);
+      lines.push(`# At scale ${scale} (${at.rows.orders} orders)`, "", ...measuredMarkdown(at));
+    }
+  } else {
+    lines.push(...measuredMarkdown(r));
+  }
   lines.push(...legends(r));
   lines.push(COLUMNS, "");
   lines.push(...profilesMarkdown(r));
   return lines.join("\n");
+}
+
+/** What one scale measured: resolving power, the split, start-up, a table per scenario (a growth run: per scale). */
+function measuredMarkdown(r: Results): string[] {
+  return [
+    ...resolvingPowerMarkdown(r),
+    ...remoteNote(r),
+    ...capacityMarkdown(r),
+    ...curveMarkdown(r),
+    ...splitTable(r),
+    ...startupTable(r),
+    ...scenarioTables(r),
+  ];
 }
 
 function remoteNote(r: Results): string[] {

@@ -81,6 +81,8 @@ export interface ScenarioInfo {
 export interface CellResult {
   scenario: ScenarioName;
   connections: number;
+  /** A growth run's data scale this cell was measured at (absent in a one-scale run: the run's `scale`). */
+  scale?: number;
   /** 1-based. */
   repeat: number;
   target: string;
@@ -129,11 +131,15 @@ export interface CellResult {
 export interface VerificationRecord extends Verification {
   scenario: ScenarioName;
   target: string;
+  /** A growth run's data scale (absent in a one-scale run). */
+  scale?: number;
 }
 
 export interface SummaryRow {
   scenario: ScenarioName;
   connections: number;
+  /** A growth run's data scale: every ratio of the row is within that scale (absent in a one-scale run). */
+  scale?: number;
   target: string;
   role: TargetInfo["role"];
   /** What runs the target (node, bun, deno, python). */
@@ -197,6 +203,8 @@ export interface SummaryRow {
 export interface SplitRow {
   scenario: ScenarioName;
   connections: number;
+  /** A growth run's data scale (absent in a one-scale run). */
+  scale?: number;
   target: string;
   /** The data-access baseline (node-http-prisma, bun-http-prisma) and its runtime's limit (node-http-pg for Python). */
   layer: string;
@@ -223,6 +231,8 @@ export type Pairing = "sequential" | "duet";
 export interface AaLine {
   scenario: ScenarioName;
   connections: number;
+  /** A growth run's data scale (absent in a one-scale run). */
+  scale?: number;
   baseline: string;
   twin: string;
   /** Which figure the ratio is in (the run's headline metric for this scenario). */
@@ -236,6 +246,12 @@ export interface AaLine {
   verdict: "ok" | "biased" | "inconclusive";
 }
 
+/** One scale of a growth run: its data, seeded once and measured by every scenario. */
+export interface ScaleRecord {
+  scale: number;
+  rows: Results["rows"];
+}
+
 export interface Results {
   schemaVersion: 2;
   startedAt: string;
@@ -247,8 +263,14 @@ export interface Results {
   postgres: { provider: string; version: string; settings: Record<string, string> };
   versions: Record<string, string>;
   seed: number;
+  /** The data scale (in a growth run the smallest), and the rows seeded at it. */
   scale: number;
   rows: { users: number; products: number; orders: number };
+  /**
+   * A growth run (--scale with several values): every scale with its seeded rows, ascending; each scale's cells,
+   * verifications, summary and split rows and A/A lines carry it as `scale`. Absent in a one-scale run.
+   */
+  scales?: ScaleRecord[];
   targets: TargetInfo[];
   scenarios: ScenarioInfo[];
   verification: VerificationRecord[];

@@ -92,8 +92,25 @@ export function estimateSeconds(
   return { min, max: Math.max(min, Math.min(most, budget)) };
 }
 
-/** A run's estimate from its options: every scenario's cells, settling and restarts, every server's start. */
+/**
+ * Seeding a growth run's template per unit of scale: the aim of the bench's COPY seeding (#35: scale 100 in well under
+ * a minute). A one-scale run's seeding is in FIXED_SECONDS.
+ */
+const SEED_SECONDS_PER_SCALE = 0.5;
+
+/** A run's estimate from its options; a growth run measures everything once per scale, after seeding each. */
 export function estimateRun(bench: BenchOptions): { min: number; max: number } {
+  if (bench.scales.length === 1) return estimateOneScale(bench);
+  const one = estimateOneScale({ ...bench, budgetMinutes: undefined });
+  const seeding = bench.scales.reduce((n, scale) => n + scale * SEED_SECONDS_PER_SCALE, 0);
+  const min = one.min * bench.scales.length + seeding;
+  const most = one.max * bench.scales.length + seeding;
+  const budget = bench.budgetMinutes === undefined ? Number.POSITIVE_INFINITY : bench.budgetMinutes * 60;
+  return { min, max: Math.max(min, Math.min(most, budget)) };
+}
+
+/** One scale's estimate: every scenario's cells, settling and restarts, every server's start. */
+function estimateOneScale(bench: BenchOptions): { min: number; max: number } {
   const fresh = bench.restart === "cell";
   const plan = bench.scenarios.map((s) => ({
     targets: measurementsPerRound(bench, s),

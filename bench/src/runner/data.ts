@@ -29,16 +29,20 @@ const NO_POOLS: Pools = {
   orderPages: NO_ORDER_PAGES,
 };
 
-/** The data source; `jwtSecret` is the servers' JWT_SECRET, which the scenarios sign their callers' tokens with. */
+/**
+ * The data source at one of the run's scales; `jwtSecret` is the servers' JWT_SECRET, which the scenarios sign their
+ * callers' tokens with.
+ */
 export async function prepareData(
   options: BenchOptions,
+  scale: number,
   server: PostgresServer | undefined,
   seed: number,
   jwtSecret: string,
   io: RunIo,
 ): Promise<DataSource> {
   const rng = createRng(seed);
-  if (server) return seededTemplate(options, server, rng, jwtSecret, io);
+  if (server) return seededTemplate(options, scale, server, rng, jwtSecret, io);
   const url = process.env.DATABASE_URL;
   if (!url) {
     const pgInfo = { provider: "none (framework scenarios only)", version: "", settings: {} };
@@ -57,19 +61,21 @@ export async function prepareData(
   return { pools: await samplePools(url, rng, jwtSecret), rows, templateName: "", pgInfo } satisfies DataSource;
 }
 
-/** The bench's own PostgreSQL: the template seeded at --scale, and its local postmaster. */
+/** The bench's own PostgreSQL: the template seeded at `scale` (one per scale in a growth run), and its postmaster. */
 async function seededTemplate(
   options: BenchOptions,
+  scale: number,
   server: PostgresServer,
   rng: Rng,
   jwtSecret: string,
   io: RunIo,
 ): Promise<DataSource> {
   const started = performance.now();
-  const template = await prepareTemplate(server, { name: "bench_template", scale: options.scale });
+  const name = options.scales.length > 1 ? `bench_template_${String(scale).replace(".", "_")}` : "bench_template";
+  const template = await prepareTemplate(server, { name, scale });
   const { users, products, orders } = template.counts;
   const ms = Math.round(performance.now() - started);
-  io.log(`seeded ${users} users, ${products} products, ${orders} orders (scale ${options.scale}) in ${ms} ms`);
+  io.log(`seeded ${users} users, ${products} products, ${orders} orders (scale ${scale}) in ${ms} ms`);
   const postmaster = await findLocalPostmaster(server.adminUrl);
   return {
     pools: await samplePools(template.url, rng, jwtSecret),

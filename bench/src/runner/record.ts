@@ -12,7 +12,7 @@ import type { BenchOptions } from "../options/types.ts";
 import { machineInfo } from "../proc.ts";
 import { flameSvg } from "../profile/flame.ts";
 import type { Profiler } from "../profile/recorder.ts";
-import type { Results, ScenarioInfo, TargetInfo } from "../results/schema.ts";
+import type { Results, ScaleRecord, ScenarioInfo, TargetInfo } from "../results/schema.ts";
 import { dependencyVersions } from "../versions.ts";
 import { DISTURBANCE_CORES, LOAD_TIMEOUT_S } from "./cell.ts";
 import { DUET_PERIOD_US } from "./limits-plan.ts";
@@ -24,6 +24,7 @@ const RECORDED_ORDER = [
   ...["impls", "scenarios", "connections", "durationS", "warmupS", "settleS", "restart", "budgetMinutes"],
   ...["repeats", "maxRepeats", "precision", "confidenceInterval", "workers", "pairing", "duetCpus", "duetPeriodUs"],
   ...["disturb", "handicapTwin", "targets", "rate", "rates", "slo", "cpus", "memoryBytes", "pipelining", "scale"],
+  "scales",
   ...["poolSize", "poolPerWorker", "verifySample", "smoke", "all", "pin", "loadTimeoutS"],
   ...["loadGeneratorSaturationThreshold", "disturbanceCores"],
 ];
@@ -94,6 +95,49 @@ export function analyse(scenarioInfos: ScenarioInfo[], infos: TargetInfo[], meas
   return { summary, aa, split, resolution: resolutionOf(aa) };
 }
 
+/** One scale of the run, measured and analysed (a one-scale run has one). */
+export interface ScalePass {
+  scale: number;
+  rows: Results["rows"];
+  measured: Measured;
+  analysis: ReturnType<typeof analyse>;
+}
+
+/** The run's cells and their analysis: a one-scale run's as they are; a growth run's tagged each with its scale. */
+export interface Combined {
+  measured: Measured;
+  analysis: ReturnType<typeof analyse>;
+  scales?: ScaleRecord[];
+}
+
+/**
+ * A growth run's passes as one record: every cell, verification, summary and split row and A/A line with its
+ * scale (each ratio stays within its scale), and the run's resolving power the widest of any scale's.
+ */
+export function combineScales(passes: ScalePass[]): Combined {
+  const [only] = passes;
+  if (passes.length === 1 && only) return { measured: only.measured, analysis: only.analysis };
+  const tagged = <T>(pick: (pass: ScalePass) => T[]) =>
+    passes.flatMap((pass) => pick(pass).map((item) => ({ ...item, scale: pass.scale })));
+  const aa = tagged((p) => p.analysis.aa);
+  return {
+    measured: {
+      cells: tagged((p) => p.measured.cells),
+      verification: tagged((p) => p.measured.verification),
+      curve: [],
+      capacity: [],
+      probes: [],
+    },
+    analysis: {
+      summary: tagged((p) => p.analysis.summary),
+      split: tagged((p) => p.analysis.split),
+      aa,
+      resolution: resolutionOf(aa),
+    },
+    scales: passes.map((p) => ({ scale: p.scale, rows: p.rows })),
+  };
+}
+
 /** What assembling the Results needs, beyond the options and the cells. */
 export interface RunRecord {
   startedAt: Date;
@@ -110,7 +154,7 @@ export interface RunRecord {
   profiler: Profiler | undefined;
 }
 
-export function assembleResults(run: RunRecord, measured: Measured, analysis: ReturnType<typeof analyse>): Results {
+export function assembleResults(run: RunRecord, { measured, analysis, scales }: Combined): Results {
   const { options } = run;
   return {
     schemaVersion: 2,
@@ -123,8 +167,9 @@ export function assembleResults(run: RunRecord, measured: Measured, analysis: Re
     postgres: run.data.pgInfo,
     versions: versions(),
     seed: run.seed,
-    scale: options.scale,
+    scale: options.scales[0] as number,
     rows: run.data.rows,
+    ...(scales ? { scales } : {}),
     targets: run.infos,
     scenarios: run.scenarioInfos,
     verification: measured.verification,

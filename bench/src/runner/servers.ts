@@ -91,6 +91,8 @@ export async function startAll(
 /** Builds (if needed) and starts one server on its own copy of the template; failures go into its info. */
 async function startServer(server: Server, ctx: StartContext) {
   const { info, impl } = server;
+  // A growth run starts its servers again at each scale: one that failed at a smaller scale stays failed.
+  if (info.error) return;
   if (impl.build) {
     // The launcher builds each app once per process: variants of one app (NestJS on two platforms) share it.
     ctx.io.log(`${impl.name}: build (${impl.build.command} ${impl.build.args.join(" ")})`);
@@ -102,10 +104,9 @@ async function startServer(server: Server, ctx: StartContext) {
     }
   }
   try {
-    const name = `bench_${impl.name.replace(/\W/g, "_").toLowerCase()}`;
     const profile = ctx.profiler && (await ctx.profiler.kindFor(impl.name, nodeOrPython(impl)));
     if (profile) server.profile = profile;
-    server.databaseUrl = await ctx.server.createDatabase(name, { template: ctx.templateName });
+    server.databaseUrl = await ctx.server.createDatabase(databaseName(impl), { template: ctx.templateName });
     await launchServer(server, ctx);
     await recordStart(server, ctx);
   } catch (error) {
@@ -115,11 +116,34 @@ async function startServer(server: Server, ctx: StartContext) {
   }
 }
 
+/** The server's own copy of the seeded data. */
+const databaseName = (impl: Implementation) => `bench_${impl.name.replace(/\W/g, "_").toLowerCase()}`;
+
+/**
+ * A growth run's next scale: every server stopped and its copy of the last scale's data dropped (at a million orders
+ * a copy each is disk worth freeing); startAll then starts them again on the next scale's template.
+ */
+export async function stopAll(servers: Server[], postgres: PostgresServer) {
+  for (const server of servers) {
+    await server.running?.stop();
+    server.running = undefined;
+    server.parked = false;
+    if (server.databaseUrl) await postgres.dropDatabase(databaseName(server.impl));
+    delete server.databaseUrl;
+    delete server.url;
+  }
+}
+
 /** A started server's start-up time, idle memory and processes, in its info and the log. */
 async function recordStart(server: Server, ctx: StartContext) {
   const { info, impl } = server;
   const { options } = ctx;
   const running = server.running as RunningImplementation;
+  // A growth run's later starts are the same program on more data: its info keeps the first start's figures.
+  if (info.startupMs !== undefined) {
+    ctx.io.log(`${impl.name}: started again in ${Math.round(running.startupMs)} ms`);
+    return;
+  }
   info.startupMs = running.startupMs;
   await new Promise((r) => setTimeout(r, options.smoke ? 300 : 1000));
   const tree = processTree(running.pid);

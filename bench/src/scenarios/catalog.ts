@@ -147,6 +147,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     kind: "database",
     // The same page as the walk's, found by OFFSET: every order before it is read and discarded.
     caller: "admin",
+    growsWithData: true,
     plan: (pools, rng) => ({ kind: "pool", requests: deepPageRequests(pools, rng) }),
   },
   "order-create": {

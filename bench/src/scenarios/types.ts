@@ -122,6 +122,11 @@ export interface Scenario {
   /** Each request depends on an earlier response, so it cannot be pipelined. */
   sequential?: boolean;
   /**
+   * Its cost grows with the data by design (an OFFSET reads every row before its page): a growth run shows what it
+   * costs at each scale and holds it to no bar.
+   */
+  growsWithData?: boolean;
+  /**
    * Fewest measured seconds, whatever --duration or the budget say: at ≈ 8 scrypt logins per second (two cores) a shorter
    * run counts too few answers to compare. A --smoke run, which compares nothing, measures a second.
    */
