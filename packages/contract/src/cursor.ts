@@ -22,8 +22,15 @@ export const SORT_KEYS = {
   name: { field: "name", descending: false },
 } as const satisfies Record<CursorSort, { field: string; descending: boolean }>;
 
-/** Where the wire form is checked before it is decoded: the base64url alphabet, bounded. */
-export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,1024}$/;
+/**
+ * Where the wire form is checked before it is decoded: the base64url alphabet, bounded. The longest cursor this API
+ * writes is a name-sort one whose 200-character name is all control characters (6 bytes each once JSON escapes them):
+ * about 1,700 characters, well inside 2,048.
+ */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,2048}$/;
+
+/** The highest price a product can have (schemas.ts's MAX_PRICE_CENTS; not imported, this module loads no Zod). */
+const MAX_KEY_PRICE_CENTS = 100_000_000;
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -32,13 +39,22 @@ export function encodeCursor(sort: CursorSort, { key, id }: CursorPosition): str
   return Buffer.from(JSON.stringify([sort, key, id]), "utf8").toString("base64url");
 }
 
+/**
+ * A timestamp as the contract prints it, of a day that exists, in years 1–9999: it must print back to itself
+ * (Date.parse reads 2025-02-30 as 2 March, and 24:00 as the next midnight; PostgreSQL refuses both, and year 0).
+ */
+function isInstant(key: string): boolean {
+  const time = Date.parse(key);
+  return TIMESTAMP.test(key) && !key.startsWith("0000") && !Number.isNaN(time) && new Date(time).toISOString() === key;
+}
+
 /** The cursor's key has the type its sort reads: a timestamp, a price, a name. */
 function isKeyOf(sort: CursorSort, key: unknown): key is string | number {
   switch (SORT_KEYS[sort].field) {
     case "createdAt":
-      return typeof key === "string" && TIMESTAMP.test(key) && !Number.isNaN(Date.parse(key));
+      return typeof key === "string" && isInstant(key);
     case "priceCents":
-      return Number.isSafeInteger(key);
+      return Number.isInteger(key) && (key as number) >= 0 && (key as number) <= MAX_KEY_PRICE_CENTS;
     case "name":
       return typeof key === "string" && key.isWellFormed();
   }

@@ -13,10 +13,10 @@ from __future__ import annotations
 import base64
 import json
 import re
-from datetime import date
+from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
-from .types import GUID_PATTERN, MAX_SAFE_INTEGER, js_regex
+from .types import GUID_PATTERN, js_regex
 
 CursorSort = Literal["createdAt", "-createdAt", "priceCents", "-priceCents", "name"]
 
@@ -44,8 +44,8 @@ class CursorPosition(NamedTuple):
     id: str
 
 
-# The wire form, checked before anything is decoded: the base64url alphabet, bounded.
-CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,1024}$"
+# The wire form, checked before anything is decoded: the base64url alphabet, bounded (cursor.ts says why 2,048).
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,2048}$"
 # One message for every cursor refused: a client can only have a good one from a list's `nextCursor`.
 INVALID_CURSOR = "must be the nextCursor of a list in the same sort"
 
@@ -54,8 +54,8 @@ _matches_guid = js_regex(GUID_PATTERN)
 # cursor.ts's TIMESTAMP, its fields captured; `[0-9]` for JavaScript's `\d` (Python's matches any script's digits).
 _TIMESTAMP = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z")
 
-_EPOCH = date(1970, 1, 1)
-_DAYS_IN_400_YEARS = 146_097
+# schemas.ts's MAX_PRICE_CENTS: the highest price a product can have, so the highest a price key can be.
+_MAX_KEY_PRICE_CENTS = 100_000_000
 
 
 def is_cursor(value: Any) -> bool:
@@ -68,27 +68,17 @@ def encode_cursor(sort: str, position: CursorPosition) -> str:
     return base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
 
 
-def _days_before(year: int, month: int) -> int:
-    """Days from 1970-01-01 to the first of `month` in `year` (0–9999): `date` starts at year 1, so the year is
-    moved into 2000–2399, the same place in the Gregorian calendar's 400-year cycle."""
-    cycles, year_in_cycle = divmod(year, 400)
-    return (date(2000 + year_in_cycle, month, 1) - _EPOCH).days + (cycles - 5) * _DAYS_IN_400_YEARS
-
-
-def timestamp_ms(key: str) -> int | None:
-    """The instant JavaScript's `Date.parse` reads in a timestamp key, in milliseconds since the epoch, or None where
-    it reads none. Date.parse is what cursor.ts asks, and it is lenient: any day 01–31 of a month (2025-02-30 is
-    2 March) and 24:00:00.000 (the next midnight), so this is too."""
-    match = _TIMESTAMP.fullmatch(key)
-    if match is None:
+def instant(key: str) -> datetime | None:
+    """The instant a timestamp key names, or None: as cursor.ts's isInstant, a day that exists in years 1–9999,
+    printed as the contract prints timestamps (so 2025-02-30 and 24:00, which Date.parse would roll over, are not)."""
+    if _TIMESTAMP.fullmatch(key) is None:
         return None
-    year, month, day, hour, minute, second, ms = (int(part) for part in match.groups())
-    if not (1 <= month <= 12 and 1 <= day <= 31 and minute <= 59 and second <= 59):
+    try:
+        parsed = datetime.strptime(key, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    except ValueError:
         return None
-    if hour > 24 or (hour == 24 and (minute, second, ms) != (0, 0, 0)):
-        return None
-    days = _days_before(year, month) + day - 1
-    return (((days * 24 + hour) * 60 + minute) * 60 + second) * 1000 + ms
+    printed = f"{parsed.year:04d}-{parsed:%m-%dT%H:%M:%S}.{parsed.microsecond // 1000:03d}Z"
+    return parsed if printed == key else None
 
 
 def _utf8_encodable(text: str) -> bool:
@@ -104,11 +94,10 @@ def _is_key_of(sort: str, key: Any) -> bool:
     """The cursor's key has the type its sort reads: a timestamp, a price, a name."""
     field = SORT_KEYS[sort].field
     if field == "createdAt":
-        return isinstance(key, str) and timestamp_ms(key) is not None
+        return isinstance(key, str) and instant(key) is not None
     if field == "priceCents":
-        # `Number.isSafeInteger`: not a bool (an int to Python), nor a float (NaN and Infinity, which Python's json
-        # reads and JSON.parse refuses, included).
-        return type(key) is int and -MAX_SAFE_INTEGER <= key <= MAX_SAFE_INTEGER
+        # An int, not a bool (an int to Python) nor a float (NaN and Infinity, which Python's json reads, included).
+        return type(key) is int and 0 <= key <= _MAX_KEY_PRICE_CENTS
     return isinstance(key, str) and _utf8_encodable(key)
 
 

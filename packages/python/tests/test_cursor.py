@@ -9,12 +9,13 @@ encodeCursor and decodeCursor (build/cursor-vectors.json), and every outcome her
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from api_contract.cursor import CursorPosition, decode_cursor, encode_cursor, timestamp_ms
+from api_contract.cursor import CursorPosition, decode_cursor, encode_cursor, instant
 
 VECTORS = Path(__file__).resolve().parent.parent / "build" / "cursor-vectors.json"
 LOADED: dict[str, list[dict[str, Any]]] = (
@@ -50,16 +51,20 @@ def test_a_price_key_stays_an_integer() -> None:
 
 
 @pytest.mark.parametrize(
-    "key,ms",
+    "key,expected",
     [
-        ("1970-01-01T00:00:00.000Z", 0),
-        ("2025-01-01T00:00:00.123Z", 1_735_689_600_123),
-        ("2025-02-30T00:00:00.000Z", 1_740_873_600_000),  # 2 March, as Date.parse reads it
-        ("2025-01-01T24:00:00.000Z", 1_735_776_000_000),  # the next midnight
-        ("0000-01-01T00:00:00.000Z", -62_167_219_200_000),
-        ("2025-01-01T24:00:00.001Z", None),
+        ("1970-01-01T00:00:00.000Z", datetime(1970, 1, 1, tzinfo=UTC)),
+        ("2025-01-01T00:00:00.123Z", datetime(2025, 1, 1, 0, 0, 0, 123_000, tzinfo=UTC)),
+        ("0001-01-01T00:00:00.000Z", datetime(1, 1, 1, tzinfo=UTC)),
+        ("2024-02-29T23:59:59.999Z", datetime(2024, 2, 29, 23, 59, 59, 999_000, tzinfo=UTC)),
+        ("2025-02-29T00:00:00.000Z", None),  # Date.parse reads 1 March; no such day
+        ("2025-01-01T24:00:00.000Z", None),  # Date.parse reads the next midnight
+        ("0000-01-01T00:00:00.000Z", None),  # PostgreSQL has no year 0
         ("2025-01-32T00:00:00.000Z", None),
+        ("2025-1-01T00:00:00.000Z", None),
     ],
 )
-def test_a_timestamp_key_is_the_instant_date_parse_reads(key: str, ms: int | None) -> None:
-    assert timestamp_ms(key) == ms
+def test_a_timestamp_key_names_a_real_instant_printed_as_the_contract_prints_it(
+    key: str, expected: datetime | None
+) -> None:
+    assert instant(key) == expected

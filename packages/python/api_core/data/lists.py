@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from asyncpg import Record
 
-from api_contract.cursor import INVALID_CURSOR, SORT_KEYS, CursorPosition, decode_cursor, encode_cursor, timestamp_ms
+from api_contract.cursor import INVALID_CURSOR, SORT_KEYS, CursorPosition, decode_cursor, encode_cursor, instant
 from api_contract.models import DEFAULT_PAGE, PAGE_BESIDE_CURSOR, ListQuery
 from api_contract.problems import validation_problem
 
@@ -20,12 +19,9 @@ from ..dto import page
 
 # The column each sortable field is read from.
 COLUMNS = {"createdAt": "created_at", "priceCents": "price_cents", "name": "name"}
-# A cursor's key as a parameter: a timestamp compares as timestamptz; a price as bigint, since a cursor's key may be
-# any safe integer and asyncpg refuses one past int4 (the column's type) before PostgreSQL sees it.
-KEY_CASTS = {"createdAt": "::timestamptz", "priceCents": "::bigint", "name": ""}
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_EARLIEST, _LATEST = datetime.min.replace(tzinfo=UTC), datetime.max.replace(tzinfo=UTC)
+# A cursor's key as a parameter: a timestamp compares as timestamptz; a price (at most MAX_PRICE_CENTS) and a name
+# as the column's own type.
+KEY_CASTS = {"createdAt": "::timestamptz", "priceCents": "", "name": ""}
 
 
 @dataclass(frozen=True)
@@ -38,22 +34,14 @@ class Listing:
     alias: str = ""
 
 
-def instant(key: str) -> datetime:
-    """A cursor's timestamp key as the instant JavaScript reads in it (cursor.ts checks keys with Date.parse). Years
-    0 and 10000, which Date.parse reads and `datetime` cannot hold, lie before or after every row: their bound stands
-    in for them, and asyncpg sends the bounds as -infinity and infinity."""
-    ms = timestamp_ms(key)
-    if ms is None:
-        raise ValueError(f"not a cursor's timestamp: {key!r}")  # decode_cursor let it through: a bug
-    try:
-        return _EPOCH + timedelta(milliseconds=ms)
-    except OverflowError:
-        return _EARLIEST if ms < 0 else _LATEST
-
-
 def key_parameter(field: str, key: str | int) -> Any:
     """A cursor's key as asyncpg sends it: a timestamp as its instant, a price or a name as it is."""
-    return instant(str(key)) if field == "createdAt" else key
+    if field != "createdAt":
+        return key
+    parsed = instant(str(key))
+    if parsed is None:
+        raise ValueError(f"not a cursor's timestamp: {key!r}")  # decode_cursor let it through: a bug
+    return parsed
 
 
 def start_after(query: ListQuery, sort: str) -> CursorPosition | None:
