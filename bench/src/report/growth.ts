@@ -20,6 +20,7 @@ const BAR = `${Math.round(KEPT_SHARE * 100)}%`;
 
 /** "1→100 ×0.93 [0.88, 0.98] kept": a step's ratio as the console says it. */
 function stepText(from: number, step: GrowthStep): string {
+  if (step.kept === "failed") return `${from}→${step.scale} FAILED`;
   const { value, low, high } = step.ratio;
   const interval = isNum(low) && isNum(high) ? ` [${low.toFixed(2)}, ${high.toFixed(2)}]` : "";
   const ratio = isNum(value) ? `×${value.toFixed(2)}${interval}` : "no figure";

@@ -1,0 +1,360 @@
+// A growth run (--scale with several values): its options, each scale's own seeded data, the ratio of a target's
+// throughput at each scale to the smallest scale's with its interval and the 80% bar, the report's growth section,
+// and one end-to-end smoke run at two tiny scales.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { growthLines, keptOf, throughputRatio } from "../src/analysis/growth.ts";
+import { parseOptions } from "../src/options/parse.ts";
+import { type BenchOptions, UsageError } from "../src/options/types.ts";
+import { growthConsoleLines } from "../src/report/growth.ts";
+import { renderHtml } from "../src/report/html.ts";
+import { renderMarkdown } from "../src/report/markdown.ts";
+import { writeReports } from "../src/report/write.ts";
+import { atScale, scalesOf } from "../src/results/scales.ts";
+import type { CellResult, Results, ScenarioInfo, TargetInfo } from "../src/results/schema.ts";
+import { prepareData } from "../src/runner/data.ts";
+import { analyse, combineScales, type ScalePass } from "../src/runner/record.ts";
+import type { ScenarioName } from "../src/scenarios/catalog.ts";
+import { fakeCell, fakeRunContext } from "./support/cells.ts";
+import { bench, readResults } from "./support/cli.ts";
+import { scratchDir } from "./support/scratch.ts";
+
+const scratch = scratchDir("growth");
+
+const parse = (...argv: string[]) => parseOptions(argv) as BenchOptions;
+
+describe("--scale as a list", () => {
+  it("takes one scale as before, and a list ascending", () => {
+    expect(parse().scales).toEqual([1]);
+    expect(parse("--scale", "2").scales).toEqual([2]);
+    expect(parse("--scale", "100,1,10").scales).toEqual([1, 10, 100]);
+    expect(parse("--scale", "0.05, 0.1").scales).toEqual([0.05, 0.1]);
+  });
+
+  it.each([
+    [["--scale", "1,10,1"], /--scale names 1 twice/],
+    [["--scale", "1,0"], /--scale must be greater than 0/],
+    [["--scale", "1,1000000"], /--scale must be at most/],
+    [["--scale", "1,x"], /--scale must be a number, got "x"/],
+    [["--scale", "1,0.0001"], /too small to hold the fixture rows/],
+    [["--scale", ","], /--scale needs at least one value/],
+    [["--scale", "1,10", "--profile"], /not with --profile/],
+    [["--scale", "1,10", "--slo", "p99<50ms"], /not with --slo/],
+    [["--scale", "1,10", "--rate", "100,200"], /not with a --rate list or ramp/],
+    [["--scale", "1,10", "--target", "express=http://127.0.0.1:1"], /not with --target/],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseOptions(argv)).toThrow(UsageError);
+    expect(() => parseOptions(argv)).toThrow(message);
+  });
+
+  it("records the smallest as scale, and the list only in a growth run", async () => {
+    const { recordedOptions } = await import("../src/options/table.ts");
+    expect(recordedOptions(parse())).toMatchObject({ scale: 1 });
+    expect(recordedOptions(parse())).not.toHaveProperty("scales");
+    expect(recordedOptions(parse("--scale", "10,1"))).toMatchObject({ scale: 1, scales: [1, 10] });
+  });
+
+  it("estimates a growth run as every scale measured in turn, with its seeding", async () => {
+    const { estimateRun } = await import("../src/runner/cost.ts");
+    const one = estimateRun(parse("--impl", "express", "--scenario", "orders-list", "--budget", "600"));
+    const three = estimateRun(parse("--impl", "express", "--scenario", "orders-list", "--scale", "1,10,100"));
+    expect(three.min).toBeGreaterThan(3 * one.min);
+    expect(three.min).toBeLessThan(3 * one.min + 120);
+  });
+});
+
+const SCENARIOS: ScenarioInfo[] = [
+  { name: "orders-list", title: "GET /orders", kind: "database", baseline: "node-http-pg" },
+  { name: "orders-deep-page", title: "GET /orders?page=N", kind: "database", baseline: "node-http-pg" },
+];
+const target = (name: string, role: TargetInfo["role"]): TargetInfo => ({
+  name,
+  role,
+  framework: name,
+  variant: "default",
+  language: "typescript",
+  ...(role === "baseline" ? { baselineFor: "database" as const } : {}),
+  versions: {},
+});
+const TARGETS = [target("node-http-pg", "baseline"), target("express", "implementation")];
+
+/** Requests/s per repeat: spread by e^±sd around a level, so that a level's log has mean log(level) and that sd. */
+const around = (level: number, sd = 0.1) => [level, level * Math.exp(sd), level * Math.exp(-sd)];
+
+/** Each scale's cells: requests/s per scenario and target, PostgreSQL µs per request the inverse of a tenth of it. */
+type Figures = Partial<Record<ScenarioName, Record<string, number[]>>>;
+
+/** One scale measured and analysed as the run does it, its cells made up. */
+function pass(scale: number, figures: Figures, failed: string[] = []): ScalePass {
+  const cells: CellResult[] = Object.entries(figures).flatMap(([scenario, byTarget]) =>
+    Object.entries(byTarget ?? {}).flatMap(([name, values]) =>
+      values.map((rps, i) =>
+        fakeCell(scenario as ScenarioName, name, i + 1, rps, {
+          postgres: { cpuCores: 0.5, cpuMicrosPerRequest: 1e5 / rps },
+          ...(failed.includes(name) ? { failure: "3 timeouts" } : {}),
+        }),
+      ),
+    ),
+  );
+  const measured = { cells, verification: [], curve: [], capacity: [], probes: [] };
+  const rows = { users: 1000 * scale, products: 5000 * scale, orders: 10_000 * scale };
+  return { scale, rows, measured, analysis: analyse(SCENARIOS, TARGETS, measured) };
+}
+
+/** A growth run at 1, 10 and 100 of known figures. */
+function growthResults(): Results {
+  const passes = [
+    pass(1, {
+      "orders-list": { "node-http-pg": around(1000, 0.02), express: around(500) },
+      "orders-deep-page": { "node-http-pg": around(1000), express: around(500) },
+    }),
+    pass(10, {
+      "orders-list": { "node-http-pg": around(950, 0.02), express: around(400) },
+      "orders-deep-page": { "node-http-pg": around(100), express: around(80) },
+    }),
+    pass(
+      100,
+      {
+        "orders-list": { "node-http-pg": around(500, 0.02), express: around(450) },
+        "orders-deep-page": { "node-http-pg": around(10), express: around(9) },
+      },
+      ["express"],
+    ),
+  ];
+  const { measured, analysis, scales } = combineScales(passes);
+  return {
+    ...fakeRunContext(),
+    startedAt: "2026-01-02T03:04:05.000Z",
+    finishedAt: "2026-01-02T03:14:05.000Z",
+    options: {
+      connections: [100],
+      durationS: 3,
+      warmupS: 2,
+      repeats: 3,
+      pipelining: 1,
+      poolSize: 10,
+      verifySample: 24,
+    },
+    rows: passes[0]?.rows ?? { users: 0, products: 0, orders: 0 },
+    ...(scales ? { scales } : {}),
+    targets: TARGETS,
+    scenarios: SCENARIOS,
+    verification: measured.verification,
+    cells: measured.cells,
+    summary: analysis.summary,
+    split: analysis.split,
+    aa: analysis.aa,
+    resolution: analysis.resolution,
+  };
+}
+
+describe("throughput against the smallest scale", () => {
+  const results = growthResults();
+
+  it("tags every cell and row with its scale, each scale analysed on its own", () => {
+    expect(scalesOf(results)).toEqual([1, 10, 100]);
+    expect(new Set(results.cells.map((c) => c.scale))).toEqual(new Set([1, 10, 100]));
+    const at10 = atScale(results, 10);
+    expect(at10.rows.orders).toBe(100_000);
+    expect(at10.cells.every((c) => c.scale === 10)).toBe(true);
+    // express ÷ node-http-pg within scale 10: 400 ÷ 950
+    const express = at10.summary.find((s) => s.scenario === "orders-list" && s.target === "express");
+    expect(express?.rpsRatio.value).toBeCloseTo(400 / 950, 6);
+  });
+
+  it("combines the two scales' repeats as independent samples (Student's t, Welch's degrees of freedom)", () => {
+    // Each level: log sd 0.1 over 3 repeats; their ratio's log variance 2 × 0.01/3, 4 degrees of freedom (t = 2.776).
+    const ratio = throughputRatio(
+      results.cells,
+      { scenario: "orders-list", connections: 100, target: "express" },
+      1,
+      10,
+    );
+    const half = 2.776 * Math.sqrt((2 * 0.01) / 3);
+    expect(ratio.value).toBeCloseTo(0.8, 9);
+    expect(ratio.low).toBeCloseTo(0.8 * Math.exp(-half), 3);
+    expect(ratio.high).toBeCloseTo(0.8 * Math.exp(half), 3);
+  });
+
+  it("holds each ratio to the 80% bar: kept, lost, cannot tell when it straddles, failed, not judged by design", () => {
+    const lines = growthLines(results);
+    const steps = (scenario: string, name: string) =>
+      lines.find((l) => l.scenario === scenario && l.target === name)?.steps.map((s) => s.kept);
+    expect(steps("orders-list", "node-http-pg")).toEqual(["kept", "lost"]);
+    expect(steps("orders-list", "express")).toEqual(["cannot tell", "failed"]);
+    expect(steps("orders-deep-page", "node-http-pg")).toEqual(["not judged", "not judged"]);
+    expect(keptOf({ value: 0.85, low: 0.8, high: 0.9, halfWidth: 0.06, n: 3 }, true)).toBe("kept");
+    expect(keptOf({ value: 0.85, low: Number.NaN, high: Number.NaN, halfWidth: Number.NaN, n: 1 }, true)).toBe(
+      "cannot tell",
+    );
+  });
+
+  it("says it on the console, one line per scenario and target", () => {
+    const lines = growthConsoleLines(results);
+    expect(lines).toContain("orders-list express: 1→10 ×0.80 [0.64, 1.00] cannot tell; 1→100 FAILED");
+    expect(lines.find((l) => l.startsWith("orders-list node-http-pg"))).toMatch(
+      /1→10 ×0\.95 \[.*\] kept; 1→100 ×0\.50/,
+    );
+    expect(lines.find((l) => l.startsWith("orders-deep-page node-http-pg"))).toMatch(/1→100 ×0\.01 \[[^\]]+\]$/);
+  });
+});
+
+describe("the growth section", () => {
+  const results = growthResults();
+
+  it("opens results.md with a table per scenario, then each scale as a run of its own", () => {
+    const md = renderMarkdown(results);
+    expect(md).toContain("data scales 1 (10000 orders), 10 (100000 orders), 100 (1000000 orders)");
+    const growth = md.indexOf("## Growth: cost against data size");
+    expect(growth).toBeGreaterThan(0);
+    expect(md.indexOf("# At scale 1 (10000 orders)")).toBeGreaterThan(growth);
+    expect(md.indexOf("# At scale 100 (1000000 orders)")).toBeGreaterThan(md.indexOf("# At scale 10 (100000 orders)"));
+    expect(md).toContain(
+      "| implementation | req/s at 1 | req/s at 10 | req/s at 100 | PG µs/req at 1 | PG µs/req at 10 | PG µs/req at 100 " +
+        "| 10 ÷ 1 (95% CI) | 100 ÷ 1 (95% CI) |",
+    );
+    expect(md).toMatch(
+      /\| \*node-http-pg\* \(baseline\) \| 1,000 \(980–1,020\) \| 950 .*\| 0\.95× \(0\.91–0\.99\) \*\*kept\*\* \| 0\.50× .*\*\*lost\*\* \|/,
+    );
+    expect(md).toMatch(
+      /\| express \| 500 .*\| FAILED \| .*\| 0\.80× \(0\.64–1\.00\) \*cannot tell\* \| – \*\*FAILED\*\* \|/,
+    );
+    expect(md).toMatch(/\| 0\.01× \([^)]+\) \*not judged\* \|/);
+  });
+
+  it("renders a one-scale run's results as it always has: no growth section", async () => {
+    const example = JSON.parse(await readFile(join(import.meta.dirname, "../results/example/results.json"), "utf8"));
+    expect(scalesOf(example)).toEqual([1]);
+    expect(renderMarkdown(example)).not.toContain("Growth");
+    expect(renderHtml(example)).not.toContain("growth");
+  });
+});
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+describe.skipIf(!existsSync(CHROMIUM))(`the growth chart in headless Chromium (${CHROMIUM})`, () => {
+  it("draws each target's points on a log scale axis, to scale, from the file alone", async () => {
+    const files = await writeReports(growthResults(), scratch("chart"));
+    const { chromium } = await import("playwright-core");
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+    try {
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      page.on("request", (r) => requests.push(r.url()));
+      await page.goto(pathToFileURL(files.html).href);
+      // per scenario: requests/s and PostgreSQL µs per request
+      expect(await page.locator("section.growth svg.growth-chart").count()).toBe(2 * 2);
+      const charts = await page.locator("section.growth svg.growth-chart").evaluateAll((svgs) =>
+        svgs.map((svg) => ({
+          axis: svg.getAttribute("data-y-axis"),
+          series: [...svg.querySelectorAll("g.series")].map((g) =>
+            [...g.querySelectorAll("circle.point")].map((c) => {
+              const box = c.getBoundingClientRect();
+              return {
+                scale: Number(c.getAttribute("data-scale")),
+                x: box.x + box.width / 2,
+                y: box.y + box.height / 2,
+              };
+            }),
+          ),
+          whiskers: svg.querySelectorAll("line.whisker").length,
+        })),
+      );
+      const [list, , deep] = charts;
+      // orders-list's requests/s: node-http-pg at 1, 10, 100; express failed at 100 (no point)
+      expect(list?.series.map((s) => s.map((p) => p.scale))).toEqual([
+        [1, 10, 100],
+        [1, 10],
+      ]);
+      const [pg] = list?.series ?? [];
+      const [at1, at10, at100] = pg ?? [];
+      // the x axis is logarithmic: 1 → 10 and 10 → 100 are the same distance
+      expect((at100?.x ?? 0) - (at10?.x ?? 0)).toBeCloseTo((at10?.x ?? 0) - (at1?.x ?? 0), 0);
+      // within a decade: a linear y from 0, 1,000 and 500 req/s at the heights of their ratio
+      expect(list?.axis).toBe("linear");
+      const base = await page
+        .locator("section.growth svg.growth-chart")
+        .first()
+        .evaluate((svg) => {
+          const axis = svg.querySelectorAll("line")[0]?.getBoundingClientRect();
+          return axis ? axis.y : 0;
+        });
+      expect((base - (at100?.y ?? 0)) / (base - (at1?.y ?? 1))).toBeCloseTo(0.5, 1);
+      expect(list?.whiskers).toBe(5);
+      // orders-deep-page spans three decades: a log y, 1,000 → 100 → 10 evenly spaced
+      expect(deep?.axis).toBe("log");
+      const [d1, d10, d100] = deep?.series[0] ?? [];
+      expect((d100?.y ?? 0) - (d10?.y ?? 0)).toBeCloseTo((d10?.y ?? 0) - (d1?.y ?? 0), 0);
+      expect(await page.locator("td.kept-lost").count()).toBeGreaterThan(0);
+      expect(requests).toEqual([pathToFileURL(files.html).href]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+describe("each scale's own seeded data (embedded PostgreSQL)", () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await provisionPostgres();
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("seeds a template per scale, each with its rows and its own order pages", async () => {
+    const options = parse("--scale", "0.05,0.1");
+    const io = { progress: { done() {}, update() {} } as never, log: () => {} };
+    const small = await prepareData(options, 0.05, server, 1, "secret", io);
+    const large = await prepareData(options, 0.1, server, 1, "secret", io);
+    expect(small.templateName).toBe("bench_template_0_05");
+    expect(large.templateName).toBe("bench_template_0_1");
+    expect(small.rows.orders).toBe(500);
+    expect(large.rows.orders).toBe(1000);
+    expect(small.pools.orderPages.total).toBe(500);
+    expect(large.pools.orderPages.total).toBe(1000);
+  }, 300_000);
+});
+
+describe("a growth run end to end", () => {
+  it("measures every scenario at two tiny scales and reports their growth", async () => {
+    const out = scratch("smoke");
+    const run = await bench([
+      "--smoke",
+      "--impl",
+      "express",
+      "--scenario",
+      "orders-list,orders-cursor-walk",
+      "--scale",
+      "0.05,0.1",
+      "--no-pin",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/seeded .* 500 orders \(scale 0\.05\)/);
+    expect(run.output).toMatch(/seeded .* 1000 orders \(scale 0\.1\)/);
+    expect(run.output).toMatch(/growth: orders-cursor-walk express: 0\.05→0\.1 ×\d/);
+    const results = await readResults(out);
+    expect(results.scales?.map((s) => s.scale)).toEqual([0.05, 0.1]);
+    const express = results.cells.filter((c) => c.target === "express" && !c.discarded);
+    expect(express.map((c) => `${c.scenario}@${c.scale}`)).toEqual([
+      "orders-list@0.05",
+      "orders-list@0.05",
+      "orders-cursor-walk@0.05",
+      "orders-cursor-walk@0.05",
+      "orders-list@0.1",
+      "orders-list@0.1",
+      "orders-cursor-walk@0.1",
+      "orders-cursor-walk@0.1",
+    ]);
+    const md = await readFile(join(out, "results.md"), "utf8");
+    expect(md).toContain("## Growth: cost against data size");
+    expect(md).toContain("### orders-cursor-walk");
+    expect(md).toContain("# At scale 0.1 (1000 orders)");
+  }, 900_000);
+});
