@@ -1,10 +1,8 @@
 // A growth run (--scale with several values): its options, each scale's own seeded data, the ratio of a target's
-// throughput at each scale to the smallest scale's with its interval and the 80% bar, the report's growth section,
-// and one end-to-end smoke run at two tiny scales.
-import { existsSync } from "node:fs";
+// throughput at each scale to the smallest scale's with its interval and the 80% bar, the report's growth section
+// (its chart in Chromium: report.test.ts), and one end-to-end smoke run at two tiny scales.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { type PostgresServer, provisionPostgres } from "@api-ref/db/provision";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { growthLines, keptOf, throughputRatio } from "../src/analysis/growth.ts";
@@ -13,14 +11,10 @@ import { type BenchOptions, UsageError } from "../src/options/types.ts";
 import { growthConsoleLines } from "../src/report/growth.ts";
 import { renderHtml } from "../src/report/html.ts";
 import { renderMarkdown } from "../src/report/markdown.ts";
-import { writeReports } from "../src/report/write.ts";
 import { atScale, scalesOf } from "../src/results/scales.ts";
-import type { CellResult, Results, ScenarioInfo, TargetInfo } from "../src/results/schema.ts";
 import { prepareData } from "../src/runner/data.ts";
-import { analyse, combineScales, type ScalePass } from "../src/runner/record.ts";
-import type { ScenarioName } from "../src/scenarios/catalog.ts";
-import { fakeCell, fakeRunContext } from "./support/cells.ts";
 import { bench, readResults } from "./support/cli.ts";
+import { growthResults } from "./support/growth-run.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 const scratch = scratchDir("growth");
@@ -66,91 +60,6 @@ describe("--scale as a list", () => {
     expect(three.min).toBeLessThan(3 * one.min + 120);
   });
 });
-
-const SCENARIOS: ScenarioInfo[] = [
-  { name: "orders-list", title: "GET /orders", kind: "database", baseline: "node-http-pg" },
-  { name: "orders-deep-page", title: "GET /orders?page=N", kind: "database", baseline: "node-http-pg" },
-];
-const target = (name: string, role: TargetInfo["role"]): TargetInfo => ({
-  name,
-  role,
-  framework: name,
-  variant: "default",
-  language: "typescript",
-  ...(role === "baseline" ? { baselineFor: "database" as const } : {}),
-  versions: {},
-});
-const TARGETS = [target("node-http-pg", "baseline"), target("express", "implementation")];
-
-/** Requests/s per repeat: spread by e^±sd around a level, so that a level's log has mean log(level) and that sd. */
-const around = (level: number, sd = 0.1) => [level, level * Math.exp(sd), level * Math.exp(-sd)];
-
-/** Each scale's cells: requests/s per scenario and target, PostgreSQL µs per request the inverse of a tenth of it. */
-type Figures = Partial<Record<ScenarioName, Record<string, number[]>>>;
-
-/** One scale measured and analysed as the run does it, its cells made up. */
-function pass(scale: number, figures: Figures, failed: string[] = []): ScalePass {
-  const cells: CellResult[] = Object.entries(figures).flatMap(([scenario, byTarget]) =>
-    Object.entries(byTarget ?? {}).flatMap(([name, values]) =>
-      values.map((rps, i) =>
-        fakeCell(scenario as ScenarioName, name, i + 1, rps, {
-          postgres: { cpuCores: 0.5, cpuMicrosPerRequest: 1e5 / rps },
-          ...(failed.includes(name) ? { failure: "3 timeouts" } : {}),
-        }),
-      ),
-    ),
-  );
-  const measured = { cells, verification: [], curve: [], capacity: [], probes: [] };
-  const rows = { users: 1000 * scale, products: 5000 * scale, orders: 10_000 * scale };
-  return { scale, rows, measured, analysis: analyse(SCENARIOS, TARGETS, measured) };
-}
-
-/** A growth run at 1, 10 and 100 of known figures. */
-function growthResults(): Results {
-  const passes = [
-    pass(1, {
-      "orders-list": { "node-http-pg": around(1000, 0.02), express: around(500) },
-      "orders-deep-page": { "node-http-pg": around(1000), express: around(500) },
-    }),
-    pass(10, {
-      "orders-list": { "node-http-pg": around(950, 0.02), express: around(400) },
-      "orders-deep-page": { "node-http-pg": around(100), express: around(80) },
-    }),
-    pass(
-      100,
-      {
-        "orders-list": { "node-http-pg": around(500, 0.02), express: around(450) },
-        "orders-deep-page": { "node-http-pg": around(10), express: around(9) },
-      },
-      ["express"],
-    ),
-  ];
-  const { measured, analysis, scales } = combineScales(passes);
-  return {
-    ...fakeRunContext(),
-    startedAt: "2026-01-02T03:04:05.000Z",
-    finishedAt: "2026-01-02T03:14:05.000Z",
-    options: {
-      connections: [100],
-      durationS: 3,
-      warmupS: 2,
-      repeats: 3,
-      pipelining: 1,
-      poolSize: 10,
-      verifySample: 24,
-    },
-    rows: passes[0]?.rows ?? { users: 0, products: 0, orders: 0 },
-    ...(scales ? { scales } : {}),
-    targets: TARGETS,
-    scenarios: SCENARIOS,
-    verification: measured.verification,
-    cells: measured.cells,
-    summary: analysis.summary,
-    split: analysis.split,
-    aa: analysis.aa,
-    resolution: analysis.resolution,
-  };
-}
 
 describe("throughput against the smallest scale", () => {
   const results = growthResults();
@@ -232,69 +141,6 @@ describe("the growth section", () => {
     expect(renderMarkdown(example)).not.toContain("Growth");
     expect(renderHtml(example)).not.toContain("growth");
   });
-});
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-describe.skipIf(!existsSync(CHROMIUM))(`the growth chart in headless Chromium (${CHROMIUM})`, () => {
-  it("draws each target's points on a log scale axis, to scale, from the file alone", async () => {
-    const files = await writeReports(growthResults(), scratch("chart"));
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
-    try {
-      const page = await browser.newPage();
-      const requests: string[] = [];
-      page.on("request", (r) => requests.push(r.url()));
-      await page.goto(pathToFileURL(files.html).href);
-      // per scenario: requests/s and PostgreSQL µs per request
-      expect(await page.locator("section.growth svg.growth-chart").count()).toBe(2 * 2);
-      const charts = await page.locator("section.growth svg.growth-chart").evaluateAll((svgs) =>
-        svgs.map((svg) => ({
-          axis: svg.getAttribute("data-y-axis"),
-          series: [...svg.querySelectorAll("g.series")].map((g) =>
-            [...g.querySelectorAll("circle.point")].map((c) => {
-              const box = c.getBoundingClientRect();
-              return {
-                scale: Number(c.getAttribute("data-scale")),
-                x: box.x + box.width / 2,
-                y: box.y + box.height / 2,
-              };
-            }),
-          ),
-          whiskers: svg.querySelectorAll("line.whisker").length,
-        })),
-      );
-      const [list, , deep] = charts;
-      // orders-list's requests/s: node-http-pg at 1, 10, 100; express failed at 100 (no point)
-      expect(list?.series.map((s) => s.map((p) => p.scale))).toEqual([
-        [1, 10, 100],
-        [1, 10],
-      ]);
-      const [pg] = list?.series ?? [];
-      const [at1, at10, at100] = pg ?? [];
-      // the x axis is logarithmic: 1 → 10 and 10 → 100 are the same distance
-      expect((at100?.x ?? 0) - (at10?.x ?? 0)).toBeCloseTo((at10?.x ?? 0) - (at1?.x ?? 0), 0);
-      // within a decade: a linear y from 0, 1,000 and 500 req/s at the heights of their ratio
-      expect(list?.axis).toBe("linear");
-      const base = await page
-        .locator("section.growth svg.growth-chart")
-        .first()
-        .evaluate((svg) => {
-          const axis = svg.querySelectorAll("line")[0]?.getBoundingClientRect();
-          return axis ? axis.y : 0;
-        });
-      expect((base - (at100?.y ?? 0)) / (base - (at1?.y ?? 1))).toBeCloseTo(0.5, 1);
-      expect(list?.whiskers).toBe(5);
-      // orders-deep-page spans three decades: a log y, 1,000 → 100 → 10 evenly spaced
-      expect(deep?.axis).toBe("log");
-      const [d1, d10, d100] = deep?.series[0] ?? [];
-      expect((d100?.y ?? 0) - (d10?.y ?? 0)).toBeCloseTo((d10?.y ?? 0) - (d1?.y ?? 0), 0);
-      expect(await page.locator("td.kept-lost").count()).toBeGreaterThan(0);
-      expect(requests).toEqual([pathToFileURL(files.html).href]);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
 });
 
 describe("each scale's own seeded data (embedded PostgreSQL)", () => {

@@ -15,6 +15,7 @@ import type { ClaimRow, ClaimsTable } from "../src/claims/table.ts";
 import { writeReports } from "../src/report/write.ts";
 import type { CellResult, Results, TargetInfo } from "../src/results/schema.ts";
 import { fakeRunContext } from "./support/cells.ts";
+import { growthResults } from "./support/growth-run.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -368,6 +369,56 @@ describe.skipIf(!existsSync(CHROMIUM))(`report.html in headless Chromium (${CHRO
       expect(await page.locator("svg.claims-chart circle.measured").count()).toBe(4);
     });
   });
+
+  it("draws a growth run's chart: each target's points on a log scale axis, to scale", async () => {
+    const growth = await writeReports(growthResults(), join(dir, "growth"));
+    await inChromium(growth.html, async (page) => {
+      // per scenario: requests/s and PostgreSQL µs per request
+      expect(await page.locator("section.growth svg.growth-chart").count()).toBe(2 * 2);
+      const charts = await page.locator("section.growth svg.growth-chart").evaluateAll((svgs) =>
+        svgs.map((svg) => ({
+          axis: svg.getAttribute("data-y-axis"),
+          series: [...svg.querySelectorAll("g.series")].map((g) =>
+            [...g.querySelectorAll("circle.point")].map((c) => {
+              const box = c.getBoundingClientRect();
+              return {
+                scale: Number(c.getAttribute("data-scale")),
+                x: box.x + box.width / 2,
+                y: box.y + box.height / 2,
+              };
+            }),
+          ),
+          whiskers: svg.querySelectorAll("line.whisker").length,
+        })),
+      );
+      const [list, , deep] = charts;
+      // orders-list's requests/s: node-http-pg at 1, 10, 100; express failed at 100 (no point)
+      expect(list?.series.map((s) => s.map((p) => p.scale))).toEqual([
+        [1, 10, 100],
+        [1, 10],
+      ]);
+      const [pg] = list?.series ?? [];
+      const [at1, at10, at100] = pg ?? [];
+      // the x axis is logarithmic: 1 → 10 and 10 → 100 are the same distance
+      expect((at100?.x ?? 0) - (at10?.x ?? 0)).toBeCloseTo((at10?.x ?? 0) - (at1?.x ?? 0), 0);
+      // within a decade: a linear y from 0, 1,000 and 500 req/s at the heights of their ratio
+      expect(list?.axis).toBe("linear");
+      const base = await page
+        .locator("section.growth svg.growth-chart")
+        .first()
+        .evaluate((svg) => {
+          const axis = svg.querySelectorAll("line")[0]?.getBoundingClientRect();
+          return axis ? axis.y : 0;
+        });
+      expect((base - (at100?.y ?? 0)) / (base - (at1?.y ?? 1))).toBeCloseTo(0.5, 1);
+      expect(list?.whiskers).toBe(5);
+      // orders-deep-page spans three decades: a log y, 1,000 → 100 → 10 evenly spaced
+      expect(deep?.axis).toBe("log");
+      const [d1, d10, d100] = deep?.series[0] ?? [];
+      expect((d100?.y ?? 0) - (d10?.y ?? 0)).toBeCloseTo((d10?.y ?? 0) - (d1?.y ?? 0), 0);
+      expect(await page.locator("td.kept-lost").count()).toBeGreaterThan(0);
+    });
+  }, 60_000);
 });
 
 describe("the A/A line and the verdicts of the split", () => {
