@@ -11,6 +11,7 @@ import { type BenchOptions, UsageError } from "../src/options/types.ts";
 import { growthConsoleLines } from "../src/report/growth.ts";
 import { renderHtml } from "../src/report/html.ts";
 import { renderMarkdown } from "../src/report/markdown.ts";
+import { writeReports } from "../src/report/write.ts";
 import { atScale, scalesOf } from "../src/results/scales.ts";
 import { prepareData } from "../src/runner/data.ts";
 import { bench, readResults } from "./support/cli.ts";
@@ -133,6 +134,13 @@ describe("the growth section", () => {
       /\| express \| 500 .*\| FAILED \| .*\| 0\.80× \(0\.64–1\.00\) \*cannot tell\* \| – \*\*FAILED\*\* \|/,
     );
     expect(md).toMatch(/\| 0\.01× \([^)]+\) \*not judged\* \|/);
+  });
+
+  it("is refused by --compare, whose rows would mix its scales", async () => {
+    const { loadRun } = await import("../src/modes/compare.ts");
+    const dir = scratch("compare");
+    await writeReports(growthResults(), dir);
+    expect(() => loadRun("OLD", dir, "/")).toThrow(/is a growth run \(--scale 1,10,100\)/);
   });
 
   it("renders a one-scale run's results as it always has: no growth section", async () => {

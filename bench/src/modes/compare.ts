@@ -6,8 +6,10 @@ import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "@api-ref/harness";
 import { CompareRefused, compareRuns, type Run } from "../analysis/compare.ts";
+import { isGrowthRun } from "../analysis/growth.ts";
 import { compareHtml, compareMarkdown } from "../report/compare.ts";
 import { timestampDir } from "../report/write.ts";
+import { scalesOf } from "../results/scales.ts";
 import type { Results } from "../results/schema.ts";
 
 export const COMPARE_USAGE = `usage: pnpm bench --compare OLD [NEW] [--out DIR]
@@ -30,6 +32,14 @@ export function loadRun(label: Run["label"], path: string, cwd: string): Run {
   } catch {}
   if (!Array.isArray(results?.summary) || typeof results.startedAt !== "string") {
     throw new CompareRefused(`${label}: ${path} is not a results.json of pnpm bench, nor a directory holding one`);
+  }
+  // A growth run holds every scenario once per scale: the comparison's rows (scenario × connections × target) would mix
+  // them. Its growth section is its own comparison; compare one-scale runs.
+  if (isGrowthRun(results)) {
+    throw new CompareRefused(
+      `${label}: ${path} is a growth run (--scale ${scalesOf(results).join(",")}): its report compares its scales; ` +
+        "--compare takes runs at one scale",
+    );
   }
   if (!results.aa?.length) {
     throw new CompareRefused(
