@@ -17,4 +17,15 @@ export {
   prepareTemplate,
   provisionPostgres,
 } from "./provision.ts";
-export { checksumDatabase, countsFor, generateSeed, seedDatabase } from "./seed.ts";
+export {
+  checksumDatabase,
+  countsFor,
+  generateSeed,
+  MAX_SCALE,
+  SEED_PHASES,
+  type SeedPhase,
+  type SeedProgress,
+  type SeedStep,
+  seedDatabase,
+  seedProgressPrinter,
+} from "./seed.ts";

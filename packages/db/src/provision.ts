@@ -6,7 +6,7 @@ import http from "node:http";
 import pg from "pg";
 import { type EmbeddedOptions, firstLine, ProvisionError, startEmbeddedServer } from "./embedded.ts";
 import { applyMigrations } from "./migrate.ts";
-import { seedDatabase } from "./seed.ts";
+import { type SeedProgress, seedDatabase } from "./seed.ts";
 
 export type PostgresProvider = "env" | "testcontainers" | "embedded";
 export const PROVIDERS: readonly PostgresProvider[] = ["env", "testcontainers", "embedded"];
@@ -302,13 +302,17 @@ async function startTestcontainer(env: NodeJS.ProcessEnv, log: (m: string) => vo
 
 /**
  * Creates `name` on the server, applies the migrations and seeds it, then marks it as a template so that
- * every consumer can get its own identical copy with `createDatabase(x, { template: name })`.
+ * every consumer can get its own identical copy with `createDatabase(x, { template: name })`. `progress` is the
+ * seed's (seedProgressPrinter() prints it as pnpm db:seed does).
  */
-export async function prepareTemplate(server: PostgresServer, options: { name?: string; scale?: number } = {}) {
+export async function prepareTemplate(
+  server: PostgresServer,
+  options: { name?: string; scale?: number; progress?: SeedProgress } = {},
+) {
   const name = options.name ?? "api_ref_template";
   const url = await server.createDatabase(name);
   await applyMigrations(url);
-  const counts = await seedDatabase(url, { scale: options.scale ?? 1 });
+  const counts = await seedDatabase(url, { scale: options.scale ?? 1, progress: options.progress });
   await adminQuery(server.adminUrl, `ALTER DATABASE ${quoteIdent(name)} IS_TEMPLATE true`);
   return { name, url, counts };
 }
