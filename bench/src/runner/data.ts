@@ -2,6 +2,7 @@
 // DATABASE_URL, or nothing (framework scenarios only); ids for the scenarios and what the report says of it.
 import { SEED_PASSWORD } from "@api-ref/db/fixtures";
 import { type PostgresServer, prepareTemplate } from "@api-ref/db/provision";
+import { seedProgressPrinter } from "@api-ref/db/seed";
 import type { BenchOptions } from "../options/types.ts";
 import type { Results } from "../results/schema.ts";
 import { createRng, type Pools, type Rng } from "../scenarios/catalog.ts";
@@ -72,7 +73,9 @@ async function seededTemplate(
 ): Promise<DataSource> {
   const started = performance.now();
   const name = options.scales.length > 1 ? `bench_template_${String(scale).replace(".", "_")}` : "bench_template";
-  const template = await prepareTemplate(server, { name, scale });
+  // From scale 10 seeding takes seconds (about 25 s at 100): show its phases as pnpm db:seed does.
+  const progress = scale >= 10 ? seedProgressPrinter() : undefined;
+  const template = await prepareTemplate(server, { name, scale, ...(progress ? { progress } : {}) });
   const { users, products, orders } = template.counts;
   const ms = Math.round(performance.now() - started);
   io.log(`seeded ${users} users, ${products} products, ${orders} orders (scale ${scale}) in ${ms} ms`);
