@@ -63,7 +63,7 @@ describe("routes, one plugin per resource", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await res.json()).toMatchObject({ data: [user, FAKE_ADMIN], page: 1, limit: 5 });
-    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 1, limit: 5 });
+    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 1, limit: 5, total: false });
   });
 
   it("POST /users answers 201 with a location, from the body as the contract's schema output it", async () => {

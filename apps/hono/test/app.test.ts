@@ -55,7 +55,7 @@ describe("routes mounted with app.route()", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await res.json()).toMatchObject({ data: expect.arrayContaining([user, admin]), page: 1, limit: 5 });
-    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 1, limit: 5 });
+    expect(dataAccess.users.list).toHaveBeenCalledWith({ page: 1, limit: 5, total: false });
   });
 
   it("POST /users answers 201 with a location, from the validated body", async () => {
