@@ -579,7 +579,7 @@ try {
         run("docker-compose", ["-p", composeProject, "--profile", "express", ...args], { env: composeEnv });
       const up = await compose("up", "-d");
       if (up.code !== 0) throw new Error(`up failed:\n${up.out.trim()}`);
-      const url = `http://127.0.0.1:${composeEnv.API_PORT}/products?limit=1`;
+      const url = `http://127.0.0.1:${composeEnv.API_PORT}/products?limit=1&total=true`;
       for (let waited = 0; ; waited += 500) {
         const body = await fetch(url).then(
           (r) => (r.ok ? (r.json() as Promise<{ total: number }>) : undefined),
