@@ -11,7 +11,7 @@
 // The password hashing every implementation shares (the scrypt format of docs/api.md, the dummy hash of an
 // unknown user): its cost is part of what the auth scenarios measure, so it is the same code, not a copy.
 import type { Order, Product, Role, User } from "@api-ref/contract";
-import { type CursorSort, encodeCursor, SORT_KEYS } from "@api-ref/contract/cursor";
+import { type CursorSort, type ListWindow, pageOf, SORT_KEYS } from "@api-ref/contract/cursor";
 import { hashPassword, verifyPassword } from "@api-ref/db/password";
 import type { Db } from "./db.ts";
 import {
@@ -123,7 +123,7 @@ function orderBy(sort: CursorSort, alias: string) {
  * The rows after a cursor's row, its key and id appended to `values`: past the key, or at it with a greater id. The
  * first, redundant bound is what lets PostgreSQL start the index scan at the cursor rather than filter up to it.
  */
-function afterConditions({ sort, after }: read.ListWindow, alias: string, values: unknown[]): string[] {
+function afterConditions({ sort, after }: ListWindow, alias: string, values: unknown[]): string[] {
   if (!after) return [];
   const { field, descending } = SORT_KEYS[sort];
   const { column, type } = SORT_COLUMNS[field];
@@ -134,24 +134,9 @@ function afterConditions({ sort, after }: read.ListWindow, alias: string, values
     : [`${col} >= ${key}`, `(${col} > ${key} OR ${alias}id > ${id})`];
 }
 
-/** The cursor that continues a list after `item` (as answered: `createdAt` as the contract prints it). */
-function cursorAfter(sort: CursorSort, item: Record<string, unknown>) {
-  return encodeCursor(sort, { key: item[SORT_KEYS[sort].field] as string | number, id: item.id as string });
-}
-
 /** A list's answer, the contract's page: at most `limit` rows, and the cursor after the last when a row follows. */
-function listAnswer(w: read.ListWindow, rows: Row[], total: number | undefined, toItem: (r: Row) => Row) {
-  const data = rows.slice(0, w.limit).map(toItem);
-  const last = data.at(-1);
-  return json(200, {
-    data,
-    page: w.page,
-    limit: w.limit,
-    total: total ?? null,
-    pages: total === undefined ? null : Math.ceil(total / w.limit),
-    nextCursor: rows.length > w.limit && last ? cursorAfter(w.sort, last) : null,
-  });
-}
+const listAnswer = (w: ListWindow, rows: Row[], total: number | undefined, toItem: (r: Row) => Row) =>
+  json(200, pageOf(w, rows, total, toItem as (r: Row) => Row & { id: string }));
 
 /** The route table of a raw PostgreSQL baseline named `framework`, on `db`. */
 export function pgBaseline(framework: string, db: Db): Baseline {
@@ -183,7 +168,7 @@ export function pgBaseline(framework: string, db: Db): Baseline {
    * A list's rows in its window, limit + 1 of them (the one past the page says that a next page exists), and the
    * count of every matching row only when asked for (`total=true`); both at once.
    */
-  async function readWindow(source: ListSource, filters: string[], values: unknown[], w: read.ListWindow) {
+  async function readWindow(source: ListSource, filters: string[], values: unknown[], w: ListWindow) {
     const rowValues = [...values];
     const where = whereOf([...filters, ...afterConditions(w, source.alias, rowValues)]);
     const n = rowValues.push(w.limit + 1, w.offset);

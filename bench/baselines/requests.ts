@@ -1,7 +1,13 @@
 // How both database baselines read a request: the path id, paging and filters, and the bodies the database
 // scenarios send, checked by hand (no schema library) as the contract asks. Shared so that the two baselines
 // differ only in their data access (raw pg or packages/data-access on Prisma).
-import { CURSOR_PATTERN, type CursorPosition, type CursorSort, decodeCursor } from "@api-ref/contract/cursor";
+import {
+  CURSOR_PATTERN,
+  type CursorPosition,
+  type CursorSort,
+  decodeCursor,
+  type ListWindow,
+} from "@api-ref/contract/cursor";
 import { invalid, UUID } from "./common.ts";
 
 type Row = Record<string, unknown>;
@@ -33,16 +39,6 @@ export interface Paging {
   page: number | undefined;
   limit: number;
   cursor: string | undefined;
-  total: boolean;
-}
-
-/** Where a list's page starts, resolved: its number (null by cursor), the rows skipped, the row it follows. */
-export interface ListWindow {
-  sort: CursorSort;
-  limit: number;
-  page: number | null;
-  offset: number;
-  after: CursorPosition | undefined;
   total: boolean;
 }
 

@@ -79,3 +79,44 @@ export function decodeCursor(cursor: string, sort: CursorSort): CursorPosition |
   const position = { key, id };
   return encodeCursor(sort, position) === cursor ? position : undefined;
 }
+
+/** A list's paging, resolved: where the page starts, how many rows it holds, whether the total is counted. */
+export interface ListWindow {
+  sort: CursorSort;
+  limit: number;
+  /** The page number when the list is read by page; null when it is read by cursor. */
+  page: number | null;
+  /** Rows skipped before the page (page mode; 0 by cursor). */
+  offset: number;
+  /** The row the page starts after (cursor mode). */
+  after: CursorPosition | undefined;
+  total: boolean;
+}
+
+/** The cursor that continues a list after `item`, as answered (`createdAt` as the contract prints it). */
+function cursorAfter(sort: CursorSort, item: { id: string }): string {
+  const key = (item as unknown as Record<string, string | number>)[SORT_KEYS[sort].field] as string | number;
+  return encodeCursor(sort, { key, id: item.id });
+}
+
+/**
+ * A list's answer (the contract's page) from the rows read for `window`, up to limit + 1 (the extra one says a next
+ * page exists), and the count when it was asked for: at most `limit` items, and the cursor after the last.
+ */
+export function pageOf<Row, T extends { id: string }>(
+  window: ListWindow,
+  rows: readonly Row[],
+  total: number | undefined,
+  toItem: (row: Row) => T,
+) {
+  const data = rows.slice(0, window.limit).map(toItem);
+  const last = data.at(-1);
+  return {
+    data,
+    page: window.page,
+    limit: window.limit,
+    total: total ?? null,
+    pages: total === undefined ? null : Math.ceil(total / window.limit),
+    nextCursor: rows.length > window.limit && last ? cursorAfter(window.sort, last) : null,
+  };
+}

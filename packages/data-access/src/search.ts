@@ -5,12 +5,15 @@ import {
   type CursorSort,
   DEFAULT_PAGE,
   decodeCursor,
-  encodeCursor,
+  type ListWindow,
   type Page,
+  pageOf,
   problem,
   SORT_KEYS,
 } from "@api-ref/contract";
 import { translate } from "./errors.ts";
+
+export type { ListWindow };
 
 /** Escapes LIKE wildcards so that `q` matches as a literal substring (`50%` finds "50%", not "50" + anything). */
 export const escapeLike = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -35,19 +38,6 @@ export interface Paging {
   page?: number | undefined;
   limit: number;
   cursor?: string | undefined;
-  total: boolean;
-}
-
-/** A list's paging, resolved: where the page starts, how many rows it holds, whether the total is counted. */
-export interface ListWindow {
-  sort: CursorSort;
-  limit: number;
-  /** The page number when the list is read by page; null when it is read by cursor. */
-  page: number | null;
-  /** Rows skipped before the page (page mode; 0 by cursor). */
-  offset: number;
-  /** The row the page starts after (cursor mode). */
-  after: CursorPosition | undefined;
   total: boolean;
 }
 
@@ -90,12 +80,6 @@ export function afterWhere(window: ListWindow) {
 /** Prisma's `skip`/`take`: one row more than the page, whose presence says a next page exists. */
 export const takeWindow = (window: ListWindow) => ({ skip: window.offset, take: window.limit + 1 });
 
-/** The cursor that continues a list after `row`, in the list's sort. */
-function cursorAfter<T extends { id: string }>(sort: CursorSort, row: T): string {
-  const key = (row as unknown as Record<string, string | number>)[SORT_KEYS[sort].field] as string | number;
-  return encodeCursor(sort, { key, id: row.id });
-}
-
 /**
  * A list's answer, the contract's page, from the rows read with `takeWindow` (up to limit + 1) and, when asked,
  * the count (both asked at once, on two connections); a database failure becomes its problem.
@@ -107,14 +91,5 @@ export async function answerList<Row, T extends { id: string }>(
   toDto: (row: Row) => T,
 ): Promise<Page<T>> {
   const [found, total] = await Promise.all([rows, count]).catch(translate);
-  const data = found.slice(0, window.limit).map(toDto);
-  const last = data.at(-1);
-  return {
-    data,
-    page: window.page,
-    limit: window.limit,
-    total: total ?? null,
-    pages: total === undefined ? null : Math.ceil(total / window.limit),
-    nextCursor: found.length > window.limit && last ? cursorAfter(window.sort, last) : null,
-  };
+  return pageOf(window, found, total, toDto);
 }
