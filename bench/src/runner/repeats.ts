@@ -1,7 +1,8 @@
 // The measuring loop of the default mode: rounds of one cell per verified target, in an order that rotates per
 // round, until every headline ratio's 95% interval is within ±precision (after at least `repeats` rounds, at
 // most `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is
-// run again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded.
+// run again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded. A target whose cell failed
+// is not measured again in that scenario (its row is failed).
 import { countedCells, headlineOf, ratiosTo } from "../analysis/ratios.ts";
 import type { CellResult } from "../results/schema.ts";
 import type { ScenarioName } from "../scenarios/catalog.ts";
@@ -217,9 +218,38 @@ export async function runRepeats(
   ctx: ScenarioRunContext,
 ) {
   const cells: CellResult[] = [];
+  const dropped = new Set<string>();
   for (let repeat = 1; ; repeat++) {
-    if (repeat > ctx.options.repeats) ctx.counter.total += roundSize(runnable, ctx);
-    cells.push(...(await runRound(plan, runnable, connections, repeat, ctx)));
-    if (shouldStop(plan, cells, runnable, connections, repeat, label, ctx)) return cells;
+    const measured = runnable.filter((t) => !dropped.has(t.name));
+    if (measured.length === 0) {
+      ctx.io.log(`${label}: every target failed a cell; no more rounds`);
+      return cells;
+    }
+    if (repeat > ctx.options.repeats) ctx.counter.total += roundSize(measured, ctx);
+    const round = await runRound(plan, measured, connections, repeat, ctx);
+    cells.push(...round);
+    if (!ctx.duet) dropFailed(round, dropped, repeat, label, ctx);
+    const left = measured.filter((t) => !dropped.has(t.name));
+    if (shouldStop(plan, cells, left, connections, repeat, label, ctx)) return cells;
+  }
+}
+
+/**
+ * A target whose cell failed is not measured again at this connection count: its row is failed whatever its later
+ * cells give (analysis/summary.ts), and a timed-out cell can take minutes (a deep page at scale 100). Its planned
+ * cells come off the progress counter. In duet the pairs stay whole (a partner's failure is its pair's).
+ */
+export function dropFailed(
+  round: readonly CellResult[],
+  dropped: Set<string>,
+  repeat: number,
+  label: string,
+  ctx: Pick<ScenarioRunContext, "counter"> & { options: { repeats: number }; io: { log(message: string): void } },
+) {
+  for (const cell of round) {
+    if (!cell.failure || dropped.has(cell.target)) continue;
+    dropped.add(cell.target);
+    ctx.counter.total -= Math.max(0, ctx.options.repeats - repeat);
+    ctx.io.log(`${label}: ${cell.target} failed a cell (${cell.failure}): not measured again, its row is failed`);
   }
 }
