@@ -11,7 +11,7 @@
 // The password hashing every implementation shares (the scrypt format of docs/api.md, the dummy hash of an
 // unknown user): its cost is part of what the auth scenarios measure, so it is the same code, not a copy.
 import type { Order, Product, Role, User } from "@api-ref/contract";
-import { type CursorSort, type ListWindow, pageOf, SORT_KEYS } from "@api-ref/contract/cursor";
+import { type CursorPosition, type CursorSort, type ListWindow, pageOf, SORT_KEYS } from "@api-ref/contract/cursor";
 import { hashPassword, verifyPassword } from "@api-ref/db/password";
 import type { Db } from "./db.ts";
 import {
@@ -120,18 +120,33 @@ function orderBy(sort: CursorSort, alias: string) {
 }
 
 /**
- * The rows after a cursor's row, its key and id appended to `values`: past the key, or at it with a greater id. The
- * first, redundant bound is what lets PostgreSQL start the index scan at the cursor rather than filter up to it.
+ * The two index ranges that follow a cursor's row, in order, its key and id appended to `values`: at its key with a
+ * greater id, then past its key. Read apart, each starts where its rows do; one OR of the two would make PostgreSQL
+ * read, and throw away, every row that shares the cursor's key before it.
  */
-function afterConditions({ sort, after }: ListWindow, alias: string, values: unknown[]): string[] {
-  if (!after) return [];
+function seekRanges(sort: CursorSort, after: CursorPosition, alias: string, values: unknown[]): [string, string] {
   const { field, descending } = SORT_KEYS[sort];
   const { column, type } = SORT_COLUMNS[field];
   const n = values.push(after.key, after.id);
   const [key, id, col] = [`$${n - 1}::${type}`, `$${n}::uuid`, `${alias}${column}`];
-  return descending
-    ? [`${col} <= ${key}`, `(${col} < ${key} OR ${alias}id > ${id})`]
-    : [`${col} >= ${key}`, `(${col} > ${key} OR ${alias}id > ${id})`];
+  return [`${col} = ${key} AND ${alias}id > ${id}`, `${col} ${descending ? "<" : ">"} ${key}`];
+}
+
+/**
+ * A list's window as one statement, its parameters appended to `values`: limit + 1 rows from the top or past a page
+ * number's offset; after a cursor, the union of its two ranges, each read in order, ordered again by output names.
+ */
+function windowStatement(source: ListSource, filters: string[], values: unknown[], w: ListWindow): string {
+  const select = `SELECT ${source.columns} FROM ${source.from}`;
+  const order = orderBy(w.sort, source.alias);
+  if (!w.after) {
+    const n = values.push(w.limit + 1, w.offset);
+    return `${select}${whereOf(filters)} ORDER BY ${order} LIMIT $${n - 1} OFFSET $${n}`;
+  }
+  const ranges = seekRanges(w.sort, w.after, source.alias, values);
+  const take = `LIMIT $${values.push(w.limit + 1)}`;
+  const reads = ranges.map((range) => `(${select}${whereOf([...filters, range])} ORDER BY ${order} ${take})`);
+  return `${reads.join(" UNION ALL ")} ORDER BY ${orderBy(w.sort, "")} ${take}`;
 }
 
 /** A list's answer, the contract's page: at most `limit` rows, and the cursor after the last when a row follows. */
@@ -170,14 +185,8 @@ export function pgBaseline(framework: string, db: Db): Baseline {
    */
   async function readWindow(source: ListSource, filters: string[], values: unknown[], w: ListWindow) {
     const rowValues = [...values];
-    const where = whereOf([...filters, ...afterConditions(w, source.alias, rowValues)]);
-    const n = rowValues.push(w.limit + 1, w.offset);
-    const order = orderBy(w.sort, source.alias);
     const [found, count] = await Promise.all([
-      db.query(
-        `SELECT ${source.columns} FROM ${source.from}${where} ORDER BY ${order} LIMIT $${n - 1} OFFSET $${n}`,
-        rowValues,
-      ),
+      db.query(windowStatement(source, filters, rowValues, w), rowValues),
       w.total
         ? db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${source.from}${whereOf(filters)}`, values)
         : null,

@@ -1,7 +1,6 @@
-// Where a page of GET /orders?include=user,product starts: orders-cursor-walk (nextCursor: one index range of 21
-// rows however deep, plus the rows before the cursor that share its instant) and orders-deep-page (page=N among the
-// last: an OFFSET reading every row before it). Each page
-// must hold the seeded copy's orders, read once per run (runner/database.ts reads the rows named here); the read
+// Where a page of GET /orders?include=user,product starts: orders-cursor-walk (nextCursor: 21 rows read from the
+// cursor's row however deep, in two index ranges: its instant with a greater id, then the instants past it) and
+// orders-deep-page (page=N among the last: an OFFSET reading every row before it). Each page must hold the seeded copy's orders, read once per run (runner/database.ts reads the rows named here); the read
 // scenarios run before any write, so every server's copy still holds them.
 import { createHash } from "node:crypto";
 import { encodeCursor, type Order, OrderList, type Page } from "@api-ref/contract";

@@ -22,7 +22,9 @@
 // | GET /products?filters&total=true                    | 2       | the page and the total                        |
 // | GET /users, GET /users?q=                           | 2       | + caller, the page                            |
 // | GET /users?total=true                               | 3       | + caller, the page and the total              |
-// | GET /orders?status=, GET /orders?cursor=            | 2       | + caller, the page                            |
+// | GET /orders?status=                                 | 2       | + caller, the page                            |
+// | GET /orders?cursor=                                 | 3       | + caller, the page: the rows at the cursor's  |
+// |                                                     |         | key, then (unless they fill it) those past it |
 // | GET /orders?include=user,product (limit 5 and 50)   | 4       | + caller, page, one query per relation; the   |
 // |                                                     |         | same for 5 and for 50 orders                  |
 // | GET /orders/:id?include=user,product                | 4       | + caller, the order, one query per relation   |
@@ -104,7 +106,7 @@ const ROUTES: readonly RouteCheck[] = [
     send: (t) => http(t).get(`/products?${PRODUCT_FILTERS}&total=true`),
   },
   { label: "GET /orders?status=", bound: 2, status: 200, send: (t) => admin(t).get("/orders?status=pending&limit=20") },
-  { label: "GET /orders?cursor=", bound: 2, status: 200, send: (t) => admin(t).get(`/orders?cursor=${NEWEST}`) },
+  { label: "GET /orders?cursor=", bound: 3, status: 200, send: (t) => admin(t).get(`/orders?cursor=${NEWEST}`) },
   {
     label: ORDERS_WITH_RELATIONS_5,
     bound: 4,

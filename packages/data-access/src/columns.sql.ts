@@ -2,7 +2,7 @@
 // through the same mapping as the client's (dto.ts): one place decides how a row becomes JSON. Each list is written
 // as field → column against the Prisma model's row type, so that a column the model gains and a list forgets (or
 // the reverse) fails `pnpm typecheck` here, not a request at run time.
-import { type CursorSort, SORT_KEYS } from "@api-ref/contract";
+import { type CursorPosition, type CursorSort, SORT_KEYS } from "@api-ref/contract";
 import { type Order, Prisma, type Product } from "@api-ref/db";
 import type { UserRow } from "./dto.ts";
 import type { ListWindow } from "./search.ts";
@@ -57,24 +57,37 @@ export const whereAll = (conditions: Prisma.Sql[]) =>
 export const countOf = (rows: { n: number }[]) => rows[0]?.n ?? 0;
 
 /** The column each sort key reads. */
-const SORT_COLUMNS = { createdAt: "created_at", priceCents: "price_cents", name: "name" } as const;
+type SortField = (typeof SORT_KEYS)[CursorSort]["field"];
+const SORT_COLUMNS: Record<SortField, string> = { createdAt: "created_at", priceCents: "price_cents", name: "name" };
 
-/** search.ts's orderByOf in SQL: the sort's column, then id ascending. */
-export const orderBySql = (sort: CursorSort) => {
+/** search.ts's orderByOf in SQL: the sort's column, then id ascending; `column` names the sort key's column. */
+const orderBySql = (sort: CursorSort, column: (field: SortField) => string) => {
   const { field, descending } = SORT_KEYS[sort];
-  return Prisma.raw(`${SORT_COLUMNS[field]} ${descending ? "DESC" : "ASC"}, id ASC`);
+  return Prisma.raw(`${column(field)} ${descending ? "DESC" : "ASC"}, id ASC`);
 };
 
-/** search.ts's afterWhere in SQL: past the cursor's key, or at it with a greater id (the bound starts the scan). */
-export function afterSql({ sort, after }: ListWindow): Prisma.Sql[] {
-  if (!after) return [];
+/** search.ts's seekRanges in SQL: at the cursor's key with a greater id, then past its key. */
+function seekSql({ sort, after }: ListWindow & { after: CursorPosition }): [Prisma.Sql, Prisma.Sql] {
   const { field, descending } = SORT_KEYS[sort];
   const column = Prisma.raw(SORT_COLUMNS[field]);
   const key = field === "createdAt" ? Prisma.sql`${after.key}::timestamptz` : Prisma.sql`${after.key}`;
-  return descending
-    ? [Prisma.sql`${column} <= ${key}`, Prisma.sql`(${column} < ${key} OR id > ${after.id}::uuid)`]
-    : [Prisma.sql`${column} >= ${key}`, Prisma.sql`(${column} > ${key} OR id > ${after.id}::uuid)`];
+  const past = descending ? Prisma.sql`${column} < ${key}` : Prisma.sql`${column} > ${key}`;
+  return [Prisma.sql`${column} = ${key} AND id > ${after.id}::uuid`, past];
 }
 
-/** search.ts's takeWindow in SQL: one row more than the page, after `offset` rows. */
-export const limitSql = ({ limit, offset }: ListWindow) => Prisma.sql`LIMIT ${limit + 1} OFFSET ${offset}`;
+/**
+ * A list's window as one statement (search.ts's findWindow): `select` (its columns FROM its table) where `filters`
+ * hold, in the sort's order, limit + 1 rows from the top or past a page number's offset. After a cursor, the union
+ * of its two ranges, each read in order from where it starts, ordered again by the columns' output names.
+ */
+export function windowSql(select: Prisma.Sql, filters: Prisma.Sql[], window: ListWindow): Prisma.Sql {
+  const order = orderBySql(window.sort, (field) => SORT_COLUMNS[field]);
+  const take = window.limit + 1;
+  if (!window.after) {
+    return Prisma.sql`${select} ${whereAll(filters)} ORDER BY ${order} LIMIT ${take} OFFSET ${window.offset}`;
+  }
+  const [atKey, pastKey] = seekSql({ ...window, after: window.after });
+  return Prisma.sql`(${select} ${whereAll([...filters, atKey])} ORDER BY ${order} LIMIT ${take})
+    UNION ALL (${select} ${whereAll([...filters, pastKey])} ORDER BY ${order} LIMIT ${take})
+    ORDER BY ${orderBySql(window.sort, (field) => `"${field}"`)} LIMIT ${take}`;
+}

@@ -3,16 +3,7 @@
 // are orders.ts's own.
 import type { ListOrdersQuery, OrderInclude } from "@api-ref/contract";
 import { type Order, Prisma, type PrismaClient, type Product } from "@api-ref/db";
-import {
-  afterSql,
-  countOf,
-  limitSql,
-  ORDER_COLUMNS,
-  orderBySql,
-  PRODUCT_COLUMNS,
-  USER_COLUMNS,
-  whereAll,
-} from "./columns.sql.ts";
+import { countOf, ORDER_COLUMNS, PRODUCT_COLUMNS, USER_COLUMNS, whereAll, windowSql } from "./columns.sql.ts";
 import { toOrder, type UserRow } from "./dto.ts";
 import { translate } from "./errors.ts";
 import { type Db, type NewOrder, orderNotFound, type StockTaker } from "./orders.ts";
@@ -75,8 +66,9 @@ export function ordersSqlQueries(prisma: PrismaClient) {
       if (status !== undefined) filters.push(Prisma.sql`status = ${status}::order_status`);
       if (userId !== undefined) filters.push(Prisma.sql`user_id = ${userId}::uuid`);
       if (productId !== undefined) filters.push(Prisma.sql`product_id = ${productId}::uuid`);
-      const rows = prisma.$queryRaw<Order[]>`SELECT ${ORDER_COLUMNS} FROM orders
-        ${whereAll([...filters, ...afterSql(window)])} ORDER BY ${orderBySql(window.sort)} ${limitSql(window)}`;
+      const rows = prisma.$queryRaw<Order[]>(
+        windowSql(Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders`, filters, window),
+      );
       return answerList(
         window,
         rows.then((found) => withRelations(found, include)),

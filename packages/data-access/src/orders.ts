@@ -17,7 +17,7 @@ import type { Order, Prisma, PrismaClient } from "@api-ref/db";
 import { toOrder } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
 import { forbidden, type Principal, unauthorized } from "./principal.ts";
-import { afterWhere, answerList, listWindow, NEWEST_FIRST, orderByOf, takeWindow } from "./search.ts";
+import { answerList, findWindow, listWindow, NEWEST_FIRST } from "./search.ts";
 
 export const orderNotFound = (id: string) => problem("notFound", `No order has the id ${id}.`);
 
@@ -141,12 +141,7 @@ export function ordersRepository(prisma: PrismaClient, takeStock: StockTaker = t
       const where: Prisma.OrderWhereInput = { status, userId, productId, AND: [reachableOrders(principal)] };
       return answerList(
         window,
-        prisma.order.findMany({
-          where: { AND: [where, afterWhere(window)] },
-          orderBy: orderByOf(window.sort),
-          ...takeWindow(window),
-          include: includeArg(include),
-        }),
+        findWindow(window, where, (read) => prisma.order.findMany({ ...read, include: includeArg(include) })),
         window.total ? prisma.order.count({ where }) : undefined,
         toOrder,
       );

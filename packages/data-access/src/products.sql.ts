@@ -2,7 +2,7 @@
 // of the repository (writes, errors) is products.ts's own.
 import type { ListProductsQuery } from "@api-ref/contract";
 import { Prisma, type PrismaClient, type Product } from "@api-ref/db";
-import { afterSql, countOf, limitSql, orderBySql, PRODUCT_COLUMNS, whereAll } from "./columns.sql.ts";
+import { countOf, PRODUCT_COLUMNS, whereAll, windowSql } from "./columns.sql.ts";
 import { toProduct } from "./dto.ts";
 import { translate } from "./errors.ts";
 import { productNotFound } from "./products.ts";
@@ -20,10 +20,7 @@ export function productsSqlQueries(prisma: PrismaClient) {
       if (inStock !== undefined) filters.push(inStock ? Prisma.sql`stock > 0` : Prisma.sql`stock = 0`);
       return answerList(
         window,
-        prisma.$queryRaw<
-          Product[]
-        >`SELECT ${PRODUCT_COLUMNS} FROM products ${whereAll([...filters, ...afterSql(window)])}
-          ORDER BY ${orderBySql(sort)} ${limitSql(window)}`,
+        prisma.$queryRaw<Product[]>(windowSql(Prisma.sql`SELECT ${PRODUCT_COLUMNS} FROM products`, filters, window)),
         window.total
           ? prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products ${whereAll(filters)}`.then(
               countOf,

@@ -2,7 +2,7 @@ import { type CreateProductBody, type ListProductsQuery, problem, type UpdatePro
 import type { Prisma, PrismaClient } from "@api-ref/db";
 import { toProduct } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, translate } from "./errors.ts";
-import { afterWhere, answerList, containsInsensitive, listWindow, orderByOf, takeWindow } from "./search.ts";
+import { answerList, containsInsensitive, findWindow, listWindow } from "./search.ts";
 
 export const productNotFound = (id: string) => problem("notFound", `No product has the id ${id}.`);
 
@@ -18,11 +18,7 @@ export function productsRepository(prisma: PrismaClient) {
       if (inStock !== undefined) where.stock = inStock ? { gt: 0 } : { equals: 0 };
       return answerList(
         window,
-        prisma.product.findMany({
-          where: { AND: [where, afterWhere(window)] },
-          orderBy: orderByOf(sort),
-          ...takeWindow(window),
-        }),
+        findWindow(window, where, (read) => prisma.product.findMany(read)),
         window.total ? prisma.product.count({ where }) : undefined,
         toProduct,
       );

@@ -62,26 +62,50 @@ export const keyValue = (sort: CursorSort, { key }: CursorPosition) =>
   SORT_KEYS[sort].field === "createdAt" ? new Date(key) : key;
 
 /**
- * Prisma's `where` for the rows after a cursor's row: past its key, or at its key with a greater id. The redundant
- * bound (`lte`/`gte` the key) is what lets PostgreSQL start the index scan at the cursor rather than filter to it.
+ * The two index ranges that follow a cursor's row, in the sort's order: its key with a greater id, then the keys
+ * past it. Read apart, each starts where its rows do; one `OR` of the two would make PostgreSQL read, and throw
+ * away, every row that shares the cursor's key before it (docs/api.md, "Lists").
  */
-export function afterWhere(window: ListWindow) {
-  if (!window.after) return {};
-  const { field, descending } = SORT_KEYS[window.sort];
-  const key = keyValue(window.sort, window.after);
-  return {
-    AND: [
-      { [field]: descending ? { lte: key } : { gte: key } },
-      { OR: [{ [field]: descending ? { lt: key } : { gt: key } }, { [field]: key, id: { gt: window.after.id } }] },
-    ],
-  };
+export function seekRanges(sort: CursorSort, after: CursorPosition) {
+  const { field, descending } = SORT_KEYS[sort];
+  const key = keyValue(sort, after);
+  const atKey = { [field]: key, id: { gt: after.id } };
+  return [atKey, { [field]: descending ? { lt: key } : { gt: key } }] satisfies [object, object];
 }
 
-/** Prisma's `skip`/`take`: one row more than the page, whose presence says a next page exists. */
-export const takeWindow = (window: ListWindow) => ({ skip: window.offset, take: window.limit + 1 });
+/** Prisma's findMany arguments for one read of a list's window, on a model whose filter type is `Where`. */
+export interface WindowRead<Where> {
+  where: { AND: Where[] };
+  orderBy: ReturnType<typeof orderByOf>;
+  skip: number;
+  take: number;
+}
 
 /**
- * A list's answer, the contract's page, from the rows read with `takeWindow` (up to limit + 1) and, when asked,
+ * A list's rows in its window, up to limit + 1 (the one past the page says that a next page exists), read by `find`:
+ * once, from the top or past a page number's offset; after a cursor, the rows at its key first, and only when they
+ * do not fill the window the keys past it. One statement where the cursor's key has rows enough to fill the page
+ * (a run of tied rows, the pages that would otherwise throw most away), two elsewhere; each with the relations
+ * `find` includes, so a page whose first read comes back empty asks for no relations of it.
+ */
+export async function findWindow<Where, Row>(
+  window: ListWindow,
+  where: Where,
+  find: (read: WindowRead<Where>) => PromiseLike<Row[]>,
+): Promise<Row[]> {
+  const orderBy = orderByOf(window.sort);
+  const take = window.limit + 1;
+  if (!window.after) return find({ where: { AND: [where] }, orderBy, skip: window.offset, take });
+  // The ranges are conditions on the model's own fields (its sort key and id): `Where`s.
+  const [atKey, pastKey] = seekRanges(window.sort, window.after) as [Where, Where];
+  const tied = await find({ where: { AND: [where, atKey] }, orderBy, skip: 0, take });
+  if (tied.length === take) return tied;
+  const past = await find({ where: { AND: [where, pastKey] }, orderBy, skip: 0, take: take - tied.length });
+  return [...tied, ...past];
+}
+
+/**
+ * A list's answer, the contract's page, from the rows read with `findWindow` (up to limit + 1) and, when asked,
  * the count (both asked at once, on two connections); a database failure becomes its problem.
  */
 export async function answerList<Row, T extends { id: string }>(

@@ -2,7 +2,7 @@
 // repository (writes, errors) is users.ts's own.
 import type { ListUsersQuery } from "@api-ref/contract";
 import { Prisma, type PrismaClient } from "@api-ref/db";
-import { afterSql, countOf, limitSql, orderBySql, USER_COLUMNS, whereAll } from "./columns.sql.ts";
+import { countOf, USER_COLUMNS, whereAll, windowSql } from "./columns.sql.ts";
 import { toUser, type UserRow } from "./dto.ts";
 import { translate } from "./errors.ts";
 import type { Principal } from "./principal.ts";
@@ -17,8 +17,7 @@ export function usersSqlQueries(prisma: PrismaClient) {
       const filters = pattern ? [Prisma.sql`(name ILIKE ${pattern} OR email ILIKE ${pattern})`] : [];
       return answerList(
         window,
-        prisma.$queryRaw<UserRow[]>`SELECT ${USER_COLUMNS} FROM users ${whereAll([...filters, ...afterSql(window)])}
-          ORDER BY ${orderBySql(window.sort)} ${limitSql(window)}`,
+        prisma.$queryRaw<UserRow[]>(windowSql(Prisma.sql`SELECT ${USER_COLUMNS} FROM users`, filters, window)),
         window.total
           ? prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM users ${whereAll(filters)}`.then(countOf)
           : undefined,

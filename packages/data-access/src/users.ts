@@ -3,15 +3,7 @@ import type { Prisma, PrismaClient } from "@api-ref/db";
 import { toUser } from "./dto.ts";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation, translate } from "./errors.ts";
 import type { Principal } from "./principal.ts";
-import {
-  afterWhere,
-  answerList,
-  containsInsensitive,
-  listWindow,
-  NEWEST_FIRST,
-  orderByOf,
-  takeWindow,
-} from "./search.ts";
+import { answerList, containsInsensitive, findWindow, listWindow, NEWEST_FIRST } from "./search.ts";
 
 const OMIT_HASH = { passwordHash: true } as const;
 
@@ -37,12 +29,7 @@ export function usersRepository(prisma: PrismaClient) {
         : {};
       return answerList(
         window,
-        prisma.user.findMany({
-          where: { AND: [where, afterWhere(window)] },
-          orderBy: orderByOf(window.sort),
-          ...takeWindow(window),
-          omit: OMIT_HASH,
-        }),
+        findWindow(window, where, (read) => prisma.user.findMany({ ...read, omit: OMIT_HASH })),
         window.total ? prisma.user.count({ where }) : undefined,
         toUser,
       );

@@ -13,8 +13,10 @@
 // every list as for a large table (at 5 it still reads all 5,000 users by Seq Scan for a search's deep page, the
 // right plan for a table that small). What the contract documents as growing with the data (a count, an OFFSET, a
 // substring search) passes only through an allowance of catalogue.json, each with its reason; anything else fails
-// by default, named by its route and query. packages/python/tests/test_plans.py runs the same catalogue through the
-// Python twin. One file: pnpm exec vitest run --project data-access test/plans.test.ts
+// by default, named by its route and query. A cursor amid rows that share its sort key is a case of its own
+// (catalogue.json's `ties`: runs of 1,100 such rows made in the seeded data, the cursor after 1,050 of them), judged
+// by the same rule: a page that read the run's rows before its cursor and threw them away would read more than
+// ROWS_BOUND. packages/python/tests/test_plans.py runs the same catalogue through the Python twin. One file: pnpm exec vitest run --project data-access test/plans.test.ts
 import type { PostgresServer } from "@api-ref/db/provision";
 import { sql } from "@api-ref/db/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +31,8 @@ import {
   named,
   ROWS_BOUND,
   readNames,
+  TIE_CASES,
+  tiedQuery,
 } from "./plans/catalogue.ts";
 import { startExplainedDatabase } from "./plans/database.ts";
 import { type PlanTap, startPlanTap } from "./plans/tap.ts";
@@ -101,6 +105,18 @@ describe.each(DATA_ACCESS_MODES)("%s mode", (mode) => {
       const query = await caseQuery(da, listCase);
       const failures = await judgeCall(`${name} (${mode} mode)`, new URLSearchParams(query), () =>
         readList(da, callers, listCase, query),
+      );
+      expect(failures, failures.join("\n\n")).toEqual([]);
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it.each(TIE_CASES.map((c) => [caseName(c), c] as const))(
+    `%s, the cursor amid rows that share its key (${mode} mode), reads from its row`,
+    async (name, tieCase) => {
+      const query = await tiedQuery(tap.url, tieCase);
+      const failures = await judgeCall(`${name} (${mode} mode)`, new URLSearchParams(query), () =>
+        readList(da, callers, tieCase, query),
       );
       expect(failures, failures.join("\n\n")).toEqual([]);
     },

@@ -43,6 +43,21 @@ LIST_CASES = [
 ]
 
 
+@dataclass(frozen=True)
+class TieCase(ListCase):
+    """A list whose page starts after a cursor amid a run of rows sharing its key ({tied}: the catalogue's ties)."""
+
+    # The statement that finds the run's row to start after: its id and its sort keys as the contract writes them.
+    middle: str = ""
+
+
+TIE_CASES = [
+    TieCase(entry["route"], entry["caller"], query, entry["middle"])
+    for entry in CATALOGUE["ties"]["lists"]
+    for query in _combinations([*entry["dimensions"], ["cursor={tied}"]])
+]
+
+
 def named(text: str, values: dict[str, str]) -> str:
     """`text` with each {name} replaced by its value."""
     return re.sub(r"\{(\w+)\}", lambda match: values.get(match[1], match[0]), text)

@@ -22,6 +22,7 @@ ADMIN = Principal(id="00000000-0000-4000-8000-000000000003", role="admin")
 CUSTOMER = Principal(id="00000000-0000-4000-8000-000000000001", role="customer")
 CREATED = datetime(2025, 1, 1, tzinfo=UTC)
 STAMP = "2025-01-01T00:00:00.000Z"
+PRODUCTS = "SELECT id, name, description, price_cents, stock, created_at, updated_at FROM products"
 
 
 def user_row(n: int) -> dict[str, Any]:
@@ -96,9 +97,11 @@ def test_a_cursor_reads_after_its_row_with_no_offset_and_page_null() -> None:
     cursor = encode_cursor("-createdAt", CursorPosition(STAMP, after["id"]))
     db = PageDatabase([user_row(3)], total=3)
     answer = listed(db, ListUsersQuery.model_validate({"cursor": cursor, "limit": "2", "q": "x", "total": "true"}))
-    assert db.select[0].endswith(
-        "FROM users WHERE (name ILIKE $1 OR email ILIKE $1) AND created_at <= $2::timestamptz "
-        "AND (created_at < $2::timestamptz OR id > $3) ORDER BY created_at DESC, id LIMIT $4"
+    read = "SELECT id, email, name, role, created_at, updated_at FROM users WHERE (name ILIKE $1 OR email ILIKE $1)"
+    assert db.select[0] == (
+        f"({read} AND created_at = $2::timestamptz AND id > $3 ORDER BY created_at DESC, id LIMIT $4) UNION ALL "
+        f"({read} AND created_at < $2::timestamptz ORDER BY created_at DESC, id LIMIT $4) "
+        "ORDER BY created_at DESC, id LIMIT $4"
     )
     assert db.select[1] == ["%x%", CREATED, after["id"], 3]
     assert db.count == ("SELECT count(*) FROM users WHERE (name ILIKE $1 OR email ILIKE $1)", ["%x%"])
@@ -122,10 +125,12 @@ def test_each_product_sort_reads_after_the_cursor_by_its_key_then_id(
     cursor = encode_cursor(sort, CursorPosition(key, row_id))
     db = PageDatabase([])
     listed(db, ListProductsQuery.model_validate({"sort": sort, "cursor": cursor}))
-    descending = sort.startswith("-")
-    bound, beyond, direction = ("<=", "<", "DESC") if descending else (">=", ">", "ASC")
-    after = f"{column} {bound} {key_sql} AND ({column} {beyond} {key_sql} OR id > $2)"
-    assert db.select[0].endswith(f"FROM products WHERE {after} ORDER BY {column} {direction}, id LIMIT $3")
+    beyond, order = ("<", f"{column} DESC, id") if sort.startswith("-") else (">", f"{column} ASC, id")
+    at_key, past_key = f"{column} = {key_sql} AND id > $2", f"{column} {beyond} {key_sql}"
+    assert db.select[0] == (
+        f"({PRODUCTS} WHERE {at_key} ORDER BY {order} LIMIT $3) UNION ALL "
+        f"({PRODUCTS} WHERE {past_key} ORDER BY {order} LIMIT $3) ORDER BY {order} LIMIT $3"
+    )
     assert db.select[1] == [parameter, row_id, 21]
 
 
@@ -150,10 +155,10 @@ def test_a_customers_orders_after_a_cursor_stay_theirs() -> None:
     db = PageDatabase([])
     query = ListOrdersQuery.model_validate({"cursor": cursor, "status": "pending", "include": "user", "total": "true"})
     asyncio.run(orders.list_orders(db, query, CUSTOMER))  # type: ignore[arg-type]
-    assert db.select[0].endswith(
-        "WHERE o.user_id = $1 AND o.status = $2::order_status AND o.created_at <= $3::timestamptz "
-        "AND (o.created_at < $3::timestamptz OR o.id > $4) ORDER BY o.created_at DESC, o.id LIMIT $5"
-    )
+    theirs = "WHERE o.user_id = $1 AND o.status = $2::order_status"
+    order = "ORDER BY o.created_at DESC, o.id LIMIT $5"
+    assert f"{theirs} AND o.created_at = $3::timestamptz AND o.id > $4 {order}) UNION ALL (" in db.select[0]
+    assert f"{theirs} AND o.created_at < $3::timestamptz {order}) ORDER BY created_at DESC, id LIMIT $5" in db.select[0]
     assert db.count == (
         "SELECT count(*) FROM orders o WHERE o.user_id = $1 AND o.status = $2::order_status",
         [CUSTOMER.id, "pending"],

@@ -1,10 +1,11 @@
-"""Indexes proven for the Python twin: every list of the contract in every filter, sort and way of paging, and every
-lookup (packages/data-access/test/plans/catalogue.json, the catalogue the Node data access is proven on), run through
-api_core's own functions on a database seeded at the catalogue's scale, with the plan of every statement PostgreSQL
-executes judged by plan_verdict's rule. The plans come from auto_explain, which PostgreSQL sends each connection as a
-NOTICE (scripts/plans-database.ts makes the database; its reasons are in packages/data-access/test/plans/tap.ts):
-asyncpg hands notices to a connection's log listeners, which ExplainingDatabase adds to every connection api_core
-acquires, so the statements judged are exactly those api_core sends, with their parameters."""
+"""Indexes proven for the Python twin: every list of the contract in every filter, sort and way of paging (a cursor amid
+rows that share its sort key included), and every lookup (packages/data-access/test/plans/catalogue.json, the
+catalogue the Node data access is proven on), run through api_core's own functions on a database seeded at the
+catalogue's scale, with the plan of every statement PostgreSQL executes judged by plan_verdict's rule. The plans come
+from auto_explain, which PostgreSQL sends each connection as a NOTICE (scripts/plans-database.ts makes the database;
+its reasons are in packages/data-access/test/plans/tap.ts): asyncpg hands notices to a connection's log listeners,
+which ExplainingDatabase adds to every connection api_core acquires, so the statements judged are exactly those
+api_core sends, with their parameters."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from urllib.parse import parse_qsl, urlencode
 
 import asyncpg
 import pytest
-from plan_catalogue import CATALOGUE, LIST_CASES, LOOKUPS, ListCase, named
+from plan_catalogue import CATALOGUE, LIST_CASES, LOOKUPS, TIE_CASES, ListCase, TieCase, named
 from plan_verdict import ALLOWANCES, ROWS_BOUND, explained_in, judge, outline, violations_of
 
+from api_contract.cursor import SORT_KEYS, CursorPosition, encode_cursor
 from api_contract.models import CreateOrderBody, ListOrdersQuery, ListProductsQuery, ListUsersQuery, LoginBody
 from api_contract.validation import validate
 from api_core.data import auth, orders, products, users
@@ -160,6 +162,23 @@ async def case_query(plans: Plans, case: ListCase) -> str:
 @pytest.mark.parametrize("case", LIST_CASES, ids=[case.name for case in LIST_CASES])
 def test_every_list_reads_a_bounded_number_of_rows(plans: Plans, case: ListCase) -> None:
     query = plans.run(case_query(plans, case))
+    params = {key for key, _ in parse_qsl(query)}
+    failures = judge_call(plans, case.name, params, lambda: read_list(plans, case, query))
+    assert not failures, "\n\n".join(failures)
+
+
+async def tied_query(plans: Plans, case: TieCase) -> str:
+    """A tie case's query with its {tied} cursor: after the run's row `middle` finds, by the query's sort."""
+    row = await plans.db.fetchrow(case.middle)
+    assert row is not None, f"no run of tied rows: {case.middle}"
+    sort = dict(parse_qsl(case.query)).get("sort", "-createdAt")
+    cursor = encode_cursor(sort, CursorPosition(row[SORT_KEYS[sort].field], row["id"]))
+    return case.query.replace("cursor={tied}", urlencode({"cursor": cursor}))
+
+
+@pytest.mark.parametrize("case", TIE_CASES, ids=[case.name for case in TIE_CASES])
+def test_a_cursor_amid_rows_that_share_its_key_reads_from_its_row(plans: Plans, case: TieCase) -> None:
+    query = plans.run(tied_query(plans, case))
     params = {key for key, _ in parse_qsl(query)}
     failures = judge_call(plans, case.name, params, lambda: read_list(plans, case, query))
     assert not failures, "\n\n".join(failures)

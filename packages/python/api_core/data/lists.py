@@ -1,5 +1,5 @@
 """One page of a list, read as every list is read (docs/api.md "Lists"): in the sort's key column then `id`
-ascending; after the row a cursor names, by a range on that key and id, or at an OFFSET for a page number; one row
+ascending; after the row a cursor names, by two ranges on that key and id, or at an OFFSET for a page number; one row
 more than `limit`, so that `nextCursor` is null exactly when no row follows; the count only when `total=true`."""
 
 from __future__ import annotations
@@ -57,26 +57,39 @@ def start_after(query: ListQuery, sort: str) -> CursorPosition | None:
     return position
 
 
-def after_condition(sort: str, position: CursorPosition, alias: str, args: list[Any]) -> str:
-    """The rows after `position` in `sort`, its parameters appended to `args`. The bound on the key alone, redundant
-    beside the disjunction, is what lets PostgreSQL start the index scan at the cursor instead of filtering every row
-    before it."""
+def seek_ranges(sort: str, position: CursorPosition, alias: str, args: list[Any]) -> tuple[str, str]:
+    """The two index ranges that follow `position` in `sort`, in order (data-access's seekRanges): its key with a
+    greater id, then the keys past it; their parameters appended to `args`. Read apart, each starts where its rows
+    do; one OR of the two would make PostgreSQL read, and throw away, every row that shares the cursor's key before
+    it."""
     field, descending = SORT_KEYS[sort]
     args += [key_parameter(field, position.key), position.id]
     key, row_id = f"${len(args) - 1}{KEY_CASTS[field]}", f"${len(args)}"
-    column, id_column = f"{alias}{COLUMNS[field]}", f"{alias}id"
-    bound, beyond = ("<=", "<") if descending else (">=", ">")
-    return f"{column} {bound} {key} AND ({column} {beyond} {key} OR {id_column} > {row_id})"
+    column = f"{alias}{COLUMNS[field]}"
+    return f"{column} = {key} AND {alias}id > {row_id}", f"{column} {'<' if descending else '>'} {key}"
 
 
-def limit_offset(limit: int, page_number: int | None, args: list[Any]) -> str:
-    """One row more than the page, whose presence says another follows; rows skipped before it only for a page
-    number (a cursor's range starts where the page does). Its parameters are appended to `args`."""
-    args.append(limit + 1)
-    if page_number is None:
-        return f"LIMIT ${len(args)}"
-    args.append((page_number - 1) * limit)
-    return f"LIMIT ${len(args) - 1} OFFSET ${len(args)}"
+@dataclass(frozen=True)
+class Window:
+    """Where a page starts, after a cursor's row or at a page number, and how many rows it holds."""
+
+    limit: int
+    after: CursorPosition | None
+    page_number: int | None
+
+
+def window_statement(listing: Listing, conditions: list[str], sort: str, window: Window, args: list[Any]) -> str:
+    """The statement reading a page's window: limit + 1 rows (the one past the page says another follows), from the
+    top or past the page number's OFFSET; after a cursor, the union of its two ranges, each read in order from where
+    it starts, ordered again by the columns' output names. Its parameters are appended to `args`."""
+    order = order_by(sort, listing.alias)
+    if window.after is None:
+        args += [window.limit + 1, ((window.page_number or DEFAULT_PAGE) - 1) * window.limit]
+        return f"{listing.select} {where(conditions)} {order} LIMIT ${len(args) - 1} OFFSET ${len(args)}"
+    ranges = seek_ranges(sort, window.after, listing.alias, args)
+    args.append(window.limit + 1)
+    reads = (f"({listing.select} {where([*conditions, seek])} {order} LIMIT ${len(args)})" for seek in ranges)
+    return f"{' UNION ALL '.join(reads)} {order_by(sort, '')} LIMIT ${len(args)}"
 
 
 def order_by(sort: str, alias: str) -> str:
@@ -101,10 +114,8 @@ async def read_page(
     after = start_after(query, sort)
     page_number = None if after else (query.page or DEFAULT_PAGE)
     select_args = list(args)
-    keyset = [after_condition(sort, after, listing.alias, select_args)] if after else []
-    window = limit_offset(query.limit, page_number, select_args)
     rows, total = await db.fetch_page(
-        f"{listing.select} {where([*conditions, *keyset])} {order_by(sort, listing.alias)} {window}",
+        window_statement(listing, conditions, sort, Window(query.limit, after, page_number), select_args),
         select_args,
         f"{listing.count} {where(conditions)}" if query.total else None,
         args,
