@@ -99,27 +99,23 @@ describe.each(DATA_ACCESS_MODES)("%s mode", (mode) => {
   });
   afterAll(() => da?.close());
 
+  /** Reads `listCase` at `query`; every statement it made must pass the rule. */
+  async function expectBounded(name: string, listCase: ListCase, query: string) {
+    const failures = await judgeCall(`${name} (${mode} mode)`, new URLSearchParams(query), () =>
+      readList(da, callers, listCase, query),
+    );
+    expect(failures, failures.join("\n\n")).toEqual([]);
+  }
+
   it.each(LIST_CASES.map((c) => [caseName(c), c] as const))(
     `%s (${mode} mode) reads a bounded number of rows`,
-    async (name, listCase) => {
-      const query = await caseQuery(da, listCase);
-      const failures = await judgeCall(`${name} (${mode} mode)`, new URLSearchParams(query), () =>
-        readList(da, callers, listCase, query),
-      );
-      expect(failures, failures.join("\n\n")).toEqual([]);
-    },
+    async (name, listCase) => expectBounded(name, listCase, await caseQuery(da, listCase)),
     CASE_TIMEOUT_MS,
   );
 
   it.each(TIE_CASES.map((c) => [caseName(c), c] as const))(
     `%s, the cursor amid rows that share its key (${mode} mode), reads from its row`,
-    async (name, tieCase) => {
-      const query = await tiedQuery(tap.url, tieCase);
-      const failures = await judgeCall(`${name} (${mode} mode)`, new URLSearchParams(query), () =>
-        readList(da, callers, tieCase, query),
-      );
-      expect(failures, failures.join("\n\n")).toEqual([]);
-    },
+    async (name, tieCase) => expectBounded(name, tieCase, await tiedQuery(tap.url, tieCase)),
     CASE_TIMEOUT_MS,
   );
 
