@@ -8,6 +8,7 @@ import { unavailableBaselines } from "./baselines.ts";
 import { Disturbance } from "./disturb.ts";
 import { LoadGenerator } from "./load/generator.ts";
 import type { BenchOptions } from "./options/types.ts";
+import { machineInfo } from "./proc.ts";
 import { Profiler } from "./profile/recorder.ts";
 import { timestampDir } from "./report/write.ts";
 import type { Results } from "./results/schema.ts";
@@ -32,6 +33,7 @@ export type { LiveTarget, RunIo, ScenarioRunContext } from "./runner/types.ts";
 
 export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results> {
   const startedAt = new Date();
+  const machine = machineInfo();
   const seed = randomBytes(4).readUInt32BE() >>> 1;
   const run = planRun(asked, io, startedAt, seed);
   const held: Held = {};
@@ -70,7 +72,7 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
     // Assemble.
     const infos = run.servers.map((t) => t.info);
     const limits = run.duet ? undefined : run.limits;
-    const record = { ...run, startedAt, seed, postgresPinning, data: first, infos, scenarioInfos, limits };
+    const record = { ...run, startedAt, machine, seed, postgresPinning, data: first, infos, scenarioInfos, limits };
     return assembleResults(record, combineScales(passes));
   } finally {
     await release(run, held, io);

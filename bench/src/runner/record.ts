@@ -9,7 +9,7 @@ import { summarise } from "../analysis/summary.ts";
 import type { ServerLimits } from "../limits.ts";
 import { recordedOptions } from "../options/table.ts";
 import type { BenchOptions } from "../options/types.ts";
-import { machineInfo } from "../proc.ts";
+import type { MachineInfo } from "../proc.ts";
 import { flameSvg } from "../profile/flame.ts";
 import type { Profiler } from "../profile/recorder.ts";
 import type { Results, ScaleRecord, ScenarioInfo, TargetInfo } from "../results/schema.ts";
@@ -141,6 +141,8 @@ export function combineScales(passes: ScalePass[]): Combined {
 /** What assembling the Results needs, beyond the options and the cells. */
 export interface RunRecord {
   startedAt: Date;
+  /** Read as the run starts: its load average is the one the report calls "at the start". */
+  machine: MachineInfo;
   seed: number;
   options: BenchOptions;
   pinning: Pinning;
@@ -162,7 +164,7 @@ export function assembleResults(run: RunRecord, { measured, analysis, scales }: 
     finishedAt: new Date().toISOString(),
     command: process.argv.slice(2),
     options: recordOptions(options),
-    machine: machineInfo(),
+    machine: run.machine,
     pinning: { ...run.pinning.record, postgres: run.postgresPinning },
     postgres: run.data.pgInfo,
     versions: versions(),
