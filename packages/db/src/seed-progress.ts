@@ -1,10 +1,11 @@
 // What a seed reports as it runs, and its progress line (pnpm db:seed, the bench's template): one line per phase.
 
 /**
- * What a seed is doing, in this order: writing each table's rows (`done` of `total` rows), rebuilding the indexes
- * and then the foreign keys it dropped for the load (`done` of `total` of them), analysing the tables (0 or 1 of 1).
+ * What a seed is doing, in this order: writing each table's rows (`done` of `total` rows), putting each table in
+ * creation order (`done` of 3 tables), rebuilding the indexes and then the foreign keys it dropped for the load
+ * (`done` of `total` of them), vacuuming and analysing the tables (0 or 1 of 1).
  */
-export const SEED_PHASES = ["users", "products", "orders", "indexes", "foreign keys", "analyze"] as const;
+export const SEED_PHASES = ["users", "products", "orders", "cluster", "indexes", "foreign keys", "vacuum"] as const;
 export type SeedPhase = (typeof SEED_PHASES)[number];
 export interface SeedStep {
   phase: SeedPhase;

@@ -8,7 +8,7 @@ import { needsRehash, verifyPassword } from "../src/password.ts";
 import type { PostgresServer } from "../src/provision.ts";
 import { checksumDatabase, DatabaseNotEmptyError, generateSeed, MAX_SCALE, seedDatabase } from "../src/seed.ts";
 import { sql } from "../src/sql.ts";
-import { testServer, uniqueName } from "./helpers.ts";
+import { rowsOutOfCreationOrder, testServer, uniqueName } from "./helpers.ts";
 
 const SEED_CLI = fileURLToPath(new URL("../src/cli/seed.ts", import.meta.url));
 const SETUP_CLI = fileURLToPath(new URL("../src/cli/setup.ts", import.meta.url));
@@ -22,7 +22,7 @@ const PROGRESS_LINES = (users: number, products: number, orders: number) => {
   const line = (phase: string, count: string) => `seed: ${phase} ${count}/${count} \\(100%\\) \\d+\\.\\d s\\n`;
   return new RegExp(
     `^${line("users", n(users))}${line("products", n(products))}${line("orders", n(orders))}` +
-      `${line("indexes", "\\d+")}${line("foreign keys", "\\d+")}${line("analyze", "1")}$`,
+      `${line("cluster", "3")}${line("indexes", "\\d+")}${line("foreign keys", "\\d+")}${line("vacuum", "1")}$`,
   );
 };
 
@@ -218,6 +218,7 @@ describe("seed", () => {
     const expected = await tableChecksums(seeded);
     expect(expected).toMatchObject({ users: { rows: 1000 }, products: { rows: 5000 }, orders: { rows: 10000 } });
     expect(await tableChecksums(loaded)).toEqual(expected);
+    expect(await rowsOutOfCreationOrder(loaded)).toEqual({ users: 0, products: 0, orders: 0 });
   });
 
   it("prints with --sql --reset a script that replaces rows already there, and without it one that refuses them", async () => {
