@@ -122,7 +122,11 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
 describe("--pairing sequential", () => {
   it("measures the A/A twin as one more target of every round, and flags a slowed twin too", async () => {
     const out = scratch("sequential");
-    const run = await bench(["--pairing", "sequential", "--handicap-twin", ...SHORT_HELLO, "--out", out]);
+    // One process per target for the run: what a fresh process per cell changes is restart.test.ts's subject, and
+    // fifteen fresh processes made this the slowest test of pnpm test (146 s in CI, 102 s without them).
+    const run = await bench([
+      ...["--pairing", "sequential", "--restart", "run", "--handicap-twin", ...SHORT_HELLO, "--out", out],
+    ]);
     expect(run.code, run.output).toBe(1);
     const results = await read(out);
     expect(results.pairing).toBe("sequential");
