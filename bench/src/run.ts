@@ -11,14 +11,15 @@ import type { BenchOptions } from "./options/types.ts";
 import { machineInfo } from "./proc.ts";
 import { Profiler } from "./profile/recorder.ts";
 import { timestampDir } from "./report/write.ts";
-import type { Results } from "./results/schema.ts";
+import type { Results, ScenarioInfo, TargetInfo } from "./results/schema.ts";
 import { type DataSource, prepareData } from "./runner/data.ts";
+import { interleavesScales, measureInterleaved } from "./runner/interleave.ts";
 import { duetContext, planLimits } from "./runner/limits-plan.ts";
 import { checkRemoteEnvironment, describeScenarios, planServers } from "./runner/lineup.ts";
-import { measureAll } from "./runner/measure.ts";
+import { type Measured, measureAll } from "./runner/measure.ts";
 import { applyPinning, runPinning } from "./runner/pinning.ts";
 import { analyse, assembleResults, combineScales, limitsRecord, type ScalePass } from "./runner/record.ts";
-import { restarter, startAll, stopAll } from "./runner/servers.ts";
+import { copyScales, restarter, startAll, stopAll } from "./runner/servers.ts";
 import type { DuetContext, RunIo } from "./runner/types.ts";
 import { executionOrder } from "./scenarios/catalog.ts";
 
@@ -55,28 +56,71 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       io.log(`disturbance: ${run.options.disturb} bursty CPU hog(s) until the end of the run`);
       run.disturbance.start();
     }
-    // Start, measure and analyse, scale by scale.
-    const passes: ScalePass[] = [];
-    for (const [index, data] of datas.entries()) {
-      const scale = run.options.scales[index] as number;
-      if (index > 0) await stopAll(run.servers, held.postgres as PostgresServer);
-      if (datas.length > 1) io.log(`growth: scale ${scale} (${data.rows.orders} orders), servers on its data`);
-      const restart = await startServers(run, held.postgres, data, io);
-      const shared = { data, seed, loadGenerator: held.loadGenerator, duet: held.duet, started, io, restart };
-      const options = budgetShare(run.options, index);
-      const measured = await measureAll(options, run.selected, run.servers, { ...shared, profiler: run.profiler });
-      const infos = run.servers.map((t) => t.info);
-      passes.push({ scale, rows: data.rows, measured, analysis: analyse(scenarioInfos, infos, measured) });
+    const infos = () => run.servers.map((t) => t.info);
+    const measureCtx = { seed, loadGenerator: held.loadGenerator, duet: held.duet, started, io };
+    let passes: ScalePass[];
+    let scaleOrder: "interleaved" | "sequential" = "sequential";
+    if (interleavesScales(run.options, held.postgres !== undefined)) {
+      // Every scale's data beside the servers, the scales measured round by round (runner/interleave.ts).
+      scaleOrder = "interleaved";
+      const restart = await startServers(run, held.postgres, first, io);
+      await copyScales(
+        run.servers,
+        held.postgres as PostgresServer,
+        datas.map((d) => d.templateName),
+      );
+      io.log(
+        `growth: scales ${run.options.scales.join(", ")} measured round by round, each server on its copy of each`,
+      );
+      const shared = { ...measureCtx, profiler: run.profiler, restart };
+      const measured = await measureInterleaved(run.options, run.selected, run.servers, datas, shared);
+      passes = measured.map((m, index) => scalePass(run, datas, index, m, scenarioInfos, infos()));
+    } else {
+      // Start, measure and analyse, scale by scale.
+      passes = [];
+      for (const [index, data] of datas.entries()) {
+        const scale = run.options.scales[index] as number;
+        if (index > 0) await stopAll(run.servers, held.postgres as PostgresServer);
+        if (datas.length > 1) io.log(`growth: scale ${scale} (${data.rows.orders} orders), servers on its data`);
+        const restart = await startServers(run, held.postgres, data, io);
+        const options = budgetShare(run.options, index);
+        const shared = { ...measureCtx, data, restart, profiler: run.profiler };
+        const measured = await measureAll(options, run.selected, run.servers, shared);
+        passes.push(scalePass(run, datas, index, measured, scenarioInfos, infos()));
+      }
     }
     io.progress.done();
     // Assemble.
-    const infos = run.servers.map((t) => t.info);
     const limits = run.duet ? undefined : run.limits;
-    const record = { ...run, startedAt, machine, seed, postgresPinning, data: first, infos, scenarioInfos, limits };
-    return assembleResults(record, combineScales(passes));
+    const record = {
+      ...run,
+      startedAt,
+      machine,
+      seed,
+      postgresPinning,
+      data: first,
+      infos: infos(),
+      scenarioInfos,
+      limits,
+    };
+    return assembleResults(record, combineScales(passes, scaleOrder));
   } finally {
     await release(run, held, io);
   }
+}
+
+/** One scale's cells analysed on their own (each ratio within the scale). */
+function scalePass(
+  run: RunPlan,
+  datas: readonly DataSource[],
+  index: number,
+  measured: Measured,
+  scenarioInfos: ScenarioInfo[],
+  infos: TargetInfo[],
+): ScalePass {
+  const data = datas[index] as DataSource;
+  const scale = run.options.scales[index] as number;
+  return { scale, rows: data.rows, measured, analysis: analyse(scenarioInfos, infos, measured) };
 }
 
 /**

@@ -14,6 +14,7 @@ import { renderMarkdown } from "../src/report/markdown.ts";
 import { writeReports } from "../src/report/write.ts";
 import { atScale, scalesOf } from "../src/results/scales.ts";
 import { prepareData } from "../src/runner/data.ts";
+import { fakeCell } from "./support/cells.ts";
 import { bench, readResults } from "./support/cli.ts";
 import { growthResults } from "./support/growth-run.ts";
 import { scratchDir } from "./support/scratch.ts";
@@ -83,11 +84,39 @@ describe("throughput against the smallest scale", () => {
       { scenario: "orders-list", connections: 100, target: "express" },
       1,
       10,
+      false,
     );
     const half = 2.776 * Math.sqrt((2 * 0.01) / 3);
     expect(ratio.value).toBeCloseTo(0.8, 9);
     expect(ratio.low).toBeCloseTo(0.8 * Math.exp(-half), 3);
     expect(ratio.high).toBeCloseTo(0.8 * Math.exp(half), 3);
+  });
+
+  it("pairs an interleaved run's scales round by round: a drift that moves both sides leaves no spread", () => {
+    // Each round at scale 10 is 0.85 of the same round at scale 1 while both drift together by ±30%.
+    const drift = [1, 1.3, 0.7, 1.15];
+    const cells = drift.flatMap((d, i) => [
+      { ...fakeCell("orders-list", "express", i + 1, 500 * d), scale: 1 },
+      { ...fakeCell("orders-list", "express", i + 1, 425 * d), scale: 10 },
+    ]);
+    // A round one scale did not finish is left out of the pairs, not matched to another round.
+    cells.push({ ...fakeCell("orders-list", "express", 5, 100), scale: 1 });
+    const where = { scenario: "orders-list", connections: 100, target: "express" } as const;
+    const paired = throughputRatio(cells, where, 1, 10, true);
+    expect(paired.value).toBeCloseTo(0.85, 9);
+    expect(paired.n).toBe(4);
+    expect(paired.halfWidth).toBeCloseTo(0, 9);
+    // Taken as independent samples, the same cells cannot tell 0.85 from the bar.
+    const unpaired = throughputRatio(
+      cells.filter((c) => c.repeat <= 4),
+      where,
+      1,
+      10,
+      false,
+    );
+    expect(unpaired.value).toBeCloseTo(0.85, 9);
+    expect(keptOf(unpaired, true)).toBe("cannot tell");
+    expect(keptOf(paired, true)).toBe("kept");
   });
 
   it("holds each ratio to the 80% bar: kept, lost, cannot tell when it straddles, failed, not judged by design", () => {
@@ -206,9 +235,57 @@ describe("a growth run end to end", () => {
       "orders-cursor-walk@0.1",
       "orders-cursor-walk@0.1",
     ]);
+    expect(results.scaleOrder).toBe("sequential");
     const md = await readFile(join(out, "results.md"), "utf8");
     expect(md).toContain("## Growth: cost against data size");
     expect(md).toContain("### orders-cursor-walk");
     expect(md).toContain("# At scale 0.1 (1000 orders)");
+  }, 900_000);
+
+  it("with a fresh process per cell, measures the scales round by round, each server on its copy of each", async () => {
+    const out = scratch("interleaved");
+    const run = await bench([
+      "--smoke",
+      "--restart",
+      "cell",
+      // A fresh process answers its first walks slowly: long enough cells that every one counts some.
+      "--warmup",
+      "1",
+      "--duration",
+      "0.5",
+      "--impl",
+      "express",
+      "--scenario",
+      "orders-cursor-walk",
+      "--scale",
+      "0.05,0.1",
+      "--repeats",
+      "2",
+      "--no-pin",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("growth: scales 0.05, 0.1 measured round by round");
+    expect(run.output).toMatch(/growth: orders-cursor-walk express: 0\.05→0\.1 ×\d/);
+    const results = await readResults(out);
+    expect(results.scaleOrder).toBe("interleaved");
+    const express = results.cells
+      .filter((c) => c.target === "express" && !c.discarded)
+      .sort((a, b) => Date.parse(a.startedAt ?? "") - Date.parse(b.startedAt ?? ""));
+    // The order of the scales turns each round, so neither is always measured first.
+    expect(express.map((c) => `${c.repeat}@${c.scale}`)).toEqual([
+      "1@0.05",
+      "1@0.1",
+      "2@0.1",
+      "2@0.05",
+      "3@0.05",
+      "3@0.1",
+    ]);
+    // Each scale verified on its own copy of its data, and analysed on its own.
+    expect(results.verification.map((v) => `${v.target}@${v.scale}:${v.ok}`)).toContain("express@0.1:true");
+    expect(results.verification.map((v) => `${v.target}@${v.scale}:${v.ok}`)).toContain("express@0.05:true");
+    const line = results.summary.filter((s) => s.target === "express").map((s) => s.scale);
+    expect(line).toEqual([0.05, 0.1]);
   }, 900_000);
 });

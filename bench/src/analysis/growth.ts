@@ -65,7 +65,7 @@ export function growthLines(r: Results): GrowthLine[] {
     });
     const judged = !scenarios[key.scenario].growsWithData;
     const steps = points.slice(1).map((point) => {
-      const ratio = throughputRatio(r.cells, key, smallest, point.scale);
+      const ratio = throughputRatio(r.cells, key, smallest, point.scale, r.scaleOrder === "interleaved");
       const failed = key.status !== "ok" || point.row?.status !== "ok";
       return { scale: point.scale, ratio, kept: failed ? ("failed" as const) : keptOf(ratio, judged) };
     });
@@ -74,15 +74,17 @@ export function growthLines(r: Results): GrowthLine[] {
 }
 
 /**
- * Throughput at scale `to` ÷ at scale `from`, one target's: the scales ran one after the other, so their repeats are
- * not pairs; each scale's repeats give a geometric mean with its interval, and the two combine as independent ratios
- * do (stats.ts's productInterval: the logarithms' variances add).
+ * Throughput at scale `to` ÷ at scale `from`, one target's. `paired`: the run interleaved its scales round by round
+ * (runner/interleave.ts), so each round's cells at the two scales are a pair, combined as a target and its baseline
+ * are. Otherwise the scales ran one after the other and their repeats are not pairs: each scale's repeats give a
+ * geometric mean with its interval, and the two combine as independent ratios do (stats.ts's productInterval).
  */
 export function throughputRatio(
   cells: readonly CellResult[],
   where: Pick<SummaryRow, "scenario" | "connections" | "target">,
   from: number,
   to: number,
+  paired: boolean,
 ): Interval {
   const at = (scale: number) =>
     countedCells(
@@ -91,7 +93,19 @@ export function throughputRatio(
       where.connections,
       where.target,
     );
+  if (paired) return pairedByRound(at(from), at(to));
   return productInterval(throughputLevel(at(to)), reciprocal(throughputLevel(at(from))));
+}
+
+/** `to`'s requests/s over `from`'s, round by round (the rounds both scales measured). */
+function pairedByRound(from: CellResult[], to: CellResult[]): Interval {
+  const rounds = to.filter((c) => from.some((f) => f.repeat === c.repeat)).map((c) => c.repeat);
+  const inRound = (cells: CellResult[]) =>
+    fig(
+      rounds.map((r) => cells.find((c) => c.repeat === r) as CellResult),
+      rpsOf,
+    );
+  return pairedInterval(inRound(to), inRound(from));
 }
 
 /** A target's throughput over its repeats: their geometric mean with its 95% interval (each repeat over 1). */

@@ -12,6 +12,7 @@ import { timestampDir, writeReports } from "../report/write.ts";
 import type { Results } from "../results/schema.ts";
 import { runBench } from "../run.ts";
 import { estimateRun } from "../runner/cost.ts";
+import { interleavesScales } from "../runner/interleave.ts";
 
 const progress = new Progress();
 export const log = (message: string) => progress.log(message);
@@ -57,7 +58,7 @@ function planLine(bench: BenchOptions): string {
     bench.slo ? `, then capacity at p${bench.slo.percentile}<${bench.slo.boundMs}ms` : "",
     bench.cpus !== undefined ? `, ${bench.cpus} CPU per server` : "",
     bench.memoryBytes !== undefined ? `, ${Math.round(bench.memoryBytes / 1048576)} MiB per server` : "",
-    bench.scales.length > 1 ? `, at data scales ${bench.scales.join(", ")} (each seeded and measured in turn)` : "",
+    bench.scales.length > 1 ? `, at data scales ${bench.scales.join(", ")} (${scaleOrderText(bench)})` : "",
     bench.smoke ? " (smoke)" : "",
   ];
   const shape = `${bench.connections.join("/")} connections × ${repeats}`;
@@ -113,3 +114,9 @@ function reportAa(bench: BenchOptions, results: Results): number {
   }
   return biased.length;
 }
+
+/** How a growth run measures its scales (runner/interleave.ts). */
+const scaleOrderText = (bench: BenchOptions) =>
+  interleavesScales(bench, bench.targets.length === 0)
+    ? "each seeded, then measured round by round"
+    : "each seeded, then measured one after the other";

@@ -57,12 +57,25 @@ const hasPostgres = (r: Results) =>
     l.points.some((p) => isNum(pointFigure(p, (row) => row.postgresMicrosPerRequest)?.median)),
   );
 
-const ABOUT = [
-  "Every scale on data seeded for it (scale 1 = 1,000 users, 5,000 products, 10,000 orders), measured as a run of",
-  "its own (its ratios, split and A/A lines are in its section below), the scales one after the other.",
-  "*s ÷ smallest* is a target's throughput at scale s over its throughput at the smallest scale: the geometric mean",
-  "of its repeats at each, with a 95% interval that combines both scales' spread (their repeats are not pairs, so",
-  "whatever changed on the machine between the two is in it).",
+const ABOUT_DATA =
+  "Every scale on data seeded for it (scale 1 = 1,000 users, 5,000 products, 10,000 orders), its ratios, split and " +
+  "A/A lines in its own section below.";
+
+/** How the scales were measured, and so how their ratio's interval was had. */
+const ABOUT_ORDER = {
+  interleaved:
+    "The scales were measured round by round (each round of a scenario at every scale, in turn), each server on its " +
+    "own copy of each scale's data. *s ÷ smallest* is a target's throughput at scale s over its throughput at the " +
+    "smallest scale: the geometric mean of the ratios paired round by round, with their 95% interval (Student's t " +
+    "on the logarithms), as a target is paired with its baseline.",
+  sequential:
+    "The scales were measured one after the other, each as a run of its own. *s ÷ smallest* is a target's " +
+    "throughput at scale s over its throughput at the smallest scale: the geometric mean of its repeats at each, with " +
+    "a 95% interval that combines both scales' spread (their repeats are not pairs, so whatever changed on the " +
+    "machine between the two is in it, and a shift of the whole machine between them is not).",
+};
+
+const ABOUT_BAR = [
   `The bar (issue #35): where a request's cost should not grow with the data, it keeps at least ${BAR} of its`,
   `throughput: **kept** when the whole interval is at or above ${KEPT_SHARE.toFixed(2)}, **lost** when all of it is`,
   "below, *cannot tell* when it straddles the bar or has no interval (one repeat); *not judged*: a scenario whose",
@@ -96,7 +109,8 @@ function tableHead(scales: number[], postgres: boolean): string[] {
 
 /** The section's opening: the scales with their orders, and how to read the rest. */
 const aboutText = (r: Results) =>
-  `Scales: ${(r.scales ?? []).map((s) => `${s.scale} (${num(s.rows.orders)} orders)`).join(", ")}. ${ABOUT}`;
+  `Scales: ${(r.scales ?? []).map((s) => `${s.scale} (${num(s.rows.orders)} orders)`).join(", ")}. ${ABOUT_DATA} ` +
+  `${ABOUT_ORDER[r.scaleOrder ?? "sequential"]} ${ABOUT_BAR}`;
 
 /** The growth section of results.md: what it shows, then per scenario one table of every target across the scales. */
 export function growthMarkdown(r: Results): string[] {

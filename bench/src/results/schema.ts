@@ -271,6 +271,11 @@ export interface Results {
    * verifications, summary and split rows and A/A lines carry it as `scale`. Absent in a one-scale run.
    */
   scales?: ScaleRecord[];
+  /**
+   * How a growth run measured its scales: interleaved round by round (its scale ratios paired by round), or one
+   * after the other (absent in growth runs written before interleaving: one after the other).
+   */
+  scaleOrder?: "interleaved" | "sequential";
   targets: TargetInfo[];
   scenarios: ScenarioInfo[];
   verification: VerificationRecord[];

@@ -70,7 +70,7 @@ export async function measureAll(
 }
 
 /** What one scenario's runner gets of the run. */
-function scenarioContext(
+export function scenarioContext(
   options: BenchOptions,
   name: ScenarioName,
   servers: Server[],

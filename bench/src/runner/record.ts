@@ -108,13 +108,14 @@ export interface Combined {
   measured: Measured;
   analysis: ReturnType<typeof analyse>;
   scales?: ScaleRecord[];
+  scaleOrder?: Results["scaleOrder"];
 }
 
 /**
  * A growth run's passes as one record: every cell, verification, summary and split row and A/A line with its
  * scale (each ratio stays within its scale), and the run's resolving power the widest of any scale's.
  */
-export function combineScales(passes: ScalePass[]): Combined {
+export function combineScales(passes: ScalePass[], scaleOrder: NonNullable<Results["scaleOrder"]>): Combined {
   const [only] = passes;
   if (passes.length === 1 && only) return { measured: only.measured, analysis: only.analysis };
   const tagged = <T>(pick: (pass: ScalePass) => T[]) =>
@@ -135,6 +136,7 @@ export function combineScales(passes: ScalePass[]): Combined {
       resolution: resolutionOf(aa),
     },
     scales: passes.map((p) => ({ scale: p.scale, rows: p.rows })),
+    scaleOrder,
   };
 }
 
@@ -156,7 +158,7 @@ export interface RunRecord {
   profiler: Profiler | undefined;
 }
 
-export function assembleResults(run: RunRecord, { measured, analysis, scales }: Combined): Results {
+export function assembleResults(run: RunRecord, { measured, analysis, scales, scaleOrder }: Combined): Results {
   const { options } = run;
   return {
     schemaVersion: 2,
@@ -172,6 +174,7 @@ export function assembleResults(run: RunRecord, { measured, analysis, scales }: 
     scale: options.scales[0] as number,
     rows: run.data.rows,
     ...(scales ? { scales } : {}),
+    ...(scaleOrder ? { scaleOrder } : {}),
     targets: run.infos,
     scenarios: run.scenarioInfos,
     verification: measured.verification,

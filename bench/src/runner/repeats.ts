@@ -146,7 +146,7 @@ async function runDuetRound(
 }
 
 /** One round: a cell per target, in rotated order (duet: a pair per target, runDuetRound). */
-async function runRound(
+export async function runRound(
   plan: ScenarioPlan,
   runnable: LiveTarget[],
   connections: number,

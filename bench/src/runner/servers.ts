@@ -24,6 +24,8 @@ export interface Server {
   profile?: ProfileKind;
   /** --restart cell: stopped between its cells (started anew for each). */
   parked?: boolean;
+  /** An interleaved growth run: its copy of each scale's data, in the run's scale order (runner/interleave.ts). */
+  scaleUrls?: string[];
 }
 
 /** What starting servers needs, shared by every server of the run. */
@@ -131,6 +133,30 @@ export async function stopAll(servers: Server[], postgres: PostgresServer) {
     if (server.databaseUrl) await postgres.dropDatabase(databaseName(server.impl));
     delete server.databaseUrl;
     delete server.url;
+  }
+}
+
+/**
+ * An interleaved growth run: beside the copy of the first scale's data each server started on, a copy of every other
+ * scale's template; `useScale` points the servers' next starts at one scale's copies.
+ */
+export async function copyScales(servers: Server[], postgres: PostgresServer, templates: readonly string[]) {
+  for (const server of servers) {
+    if (!server.databaseUrl) continue;
+    const urls = [server.databaseUrl];
+    for (const [index, template] of templates.entries()) {
+      if (index === 0) continue;
+      urls.push(await postgres.createDatabase(`${databaseName(server.impl)}_${index}`, { template }));
+    }
+    server.scaleUrls = urls;
+  }
+}
+
+/** The database every server starts on from now on: its copy of the run's `index`th scale (servers are parked). */
+export function useScale(servers: Server[], index: number) {
+  for (const server of servers) {
+    const url = server.scaleUrls?.[index];
+    if (url) server.databaseUrl = url;
   }
 }
 

@@ -65,7 +65,7 @@ export function growthResults(): Results {
       ["express"],
     ),
   ];
-  const { measured, analysis, scales } = combineScales(passes);
+  const { measured, analysis, scales } = combineScales(passes, "sequential");
   return {
     ...fakeRunContext(),
     startedAt: "2026-01-02T03:04:05.000Z",
