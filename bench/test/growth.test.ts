@@ -274,14 +274,7 @@ describe("a growth run end to end", () => {
       .filter((c) => c.target === "express" && !c.discarded)
       .sort((a, b) => Date.parse(a.startedAt ?? "") - Date.parse(b.startedAt ?? ""));
     // The order of the scales turns each round, so neither is always measured first.
-    expect(express.map((c) => `${c.repeat}@${c.scale}`)).toEqual([
-      "1@0.05",
-      "1@0.1",
-      "2@0.1",
-      "2@0.05",
-      "3@0.05",
-      "3@0.1",
-    ]);
+    expect(express.map((c) => `${c.repeat}@${c.scale}`)).toEqual(["1@0.05", "1@0.1", "2@0.1", "2@0.05"]);
     // Each scale verified on its own copy of its data, and analysed on its own.
     expect(results.verification.map((v) => `${v.target}@${v.scale}:${v.ok}`)).toContain("express@0.1:true");
     expect(results.verification.map((v) => `${v.target}@${v.scale}:${v.ok}`)).toContain("express@0.05:true");

@@ -12,7 +12,7 @@ import { connectionsFor, type ScenarioName, scenarios } from "../scenarios/catal
 import { plannedCellsPerTarget, planScenario, scenarioCost } from "./cost.ts";
 import type { DataSource } from "./data.ts";
 import { liveServers } from "./lineup.ts";
-import { type MeasureContext, type Measured, scenarioContext } from "./measure.ts";
+import { type MeasureContext, type Measured, scenarioContext, scenarioFits } from "./measure.ts";
 import { dropFailed, rotated, roundSize, runRound, widestInterval } from "./repeats.ts";
 import { type Server, useScale } from "./servers.ts";
 import { secondsPerCell } from "./time-left.ts";
@@ -48,12 +48,7 @@ export async function measureInterleaved(
   const deadline = options.budgetMinutes === undefined ? undefined : shared.started / 1000 + options.budgetMinutes * 60;
   const counter: CellCounter = { cell: 0, total: selected.reduce((n, s) => n + cost(s).cells, 0) };
   for (const [index, name] of selected.entries()) {
-    // The budget's spare time is shared among the scenarios left, as measureAll shares it.
-    const later = selected.slice(index + 1).reduce((n, s) => n + cost(s).seconds, 0);
-    const now = performance.now() / 1000;
-    const own = cost(name).seconds;
-    const share = deadline === undefined ? 0 : Math.max(0, (deadline - now - own - later) / (selected.length - index));
-    const fits = (seconds: number) => deadline === undefined || performance.now() / 1000 + seconds <= now + own + share;
+    const fits = scenarioFits(deadline, selected, index, cost) ?? (() => true);
     const sides = await verifyAtEveryScale(options, name, servers, datas, shared, counter, measured);
     for (const connections of connectionsFor(scenarios[name], options.connections)) {
       const cells = await interleavedRounds(planScenario(name, options), servers, sides, connections, fits);
@@ -78,7 +73,7 @@ async function verifyAtEveryScale(
   for (const [index, data] of datas.entries()) {
     const scale = options.scales[index] as number;
     useScale(servers, index);
-    const ctx = scenarioContext(options, name, servers, { ...shared, data }, counter);
+    const ctx = { ...scenarioContext(options, name, servers, { ...shared, data }, counter), scale };
     const live = liveServers(servers, targetsOfScenario(options, name), undefined, undefined);
     const { verification, runnable } = await verifyTargets(name, live, ctx);
     (measured[index] as Measured).verification.push(...verification.map((v): VerificationRecord => ({ ...v, scale })));

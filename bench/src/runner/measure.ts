@@ -47,26 +47,38 @@ export async function measureAll(
   const memoryLimit = options.memoryBytes === undefined ? undefined : formatBytes(options.memoryBytes);
   const { duet } = shared;
   for (const [index, name] of selected.entries()) {
-    const later = selected.slice(index + 1).reduce((n, s) => n + cost(s).seconds, 0);
-    // The budget's spare time (beyond every scenario's least repeats) is shared evenly among the scenarios left,
-    // so that the first cannot spend it all; what one leaves unused goes to those after it.
-    const now = performance.now() / 1000;
-    const own = cost(name).seconds;
-    const share = deadline === undefined ? 0 : Math.max(0, (deadline - now - own - later) / (selected.length - index));
-    const scenarioDeadline = now + own + share;
+    const fits = scenarioFits(deadline, selected, index, cost);
     const partners = duet ? (target: string) => duetPartner(options, name, target) : undefined;
     const live = liveServers(servers, targetsOfScenario(options, name), memoryLimit, partners);
     const outcome = await runScenario(name, live, {
       ...scenarioContext(options, name, servers, shared, counter),
-      ...(deadline !== undefined
-        ? { canExtend: (seconds: number) => performance.now() / 1000 + seconds <= scenarioDeadline }
-        : {}),
+      ...(fits ? { canExtend: fits } : {}),
     });
     for (const key of ["verification", "cells", "curve", "capacity", "probes"] as const) {
       (measured[key] as unknown[]).push(...outcome[key]);
     }
   }
   return measured;
+}
+
+/**
+ * Whether `seconds` more fit in the budget of the scenario at `index` (undefined: no budget). The budget's spare time
+ * (beyond every scenario's least repeats) is shared evenly among the scenarios left, so that the first cannot spend it
+ * all; what one leaves unused goes to those after it.
+ */
+export function scenarioFits(
+  deadline: number | undefined,
+  selected: readonly ScenarioName[],
+  index: number,
+  cost: (name: ScenarioName) => { seconds: number },
+): ((seconds: number) => boolean) | undefined {
+  if (deadline === undefined) return undefined;
+  const later = selected.slice(index + 1).reduce((n, s) => n + cost(s).seconds, 0);
+  const now = performance.now() / 1000;
+  const own = cost(selected[index] as ScenarioName).seconds;
+  const share = Math.max(0, (deadline - now - own - later) / (selected.length - index));
+  const scenarioDeadline = now + own + share;
+  return (seconds) => performance.now() / 1000 + seconds <= scenarioDeadline;
 }
 
 /** What one scenario's runner gets of the run. */

@@ -63,7 +63,7 @@ export function startState(
     cell: counter.cell,
     cells: counter.total,
     target,
-    scenario: plan.name,
+    scenario: ctx.scale === undefined ? plan.name : `${plan.name} (scale ${ctx.scale})`,
     connections,
     repeat,
     repeats: Math.max(ctx.options.repeats, repeat),

@@ -93,6 +93,8 @@ export interface ScenarioRunContext {
   output?: (target: string) => string;
   /** --restart cell: fresh server processes for each cell (runner/restart.ts). */
   restart?: Restarter;
+  /** An interleaved growth run: the data scale this context's cells run at (shown on the progress line). */
+  scale?: number;
   /** Whether one more round of this many seconds still fits the run's budget. */
   canExtend?: (seconds: number) => boolean;
 }
