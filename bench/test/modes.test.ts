@@ -91,6 +91,10 @@ describe("--target", () => {
         `express=${express?.url},node-http=${nodeHttp?.url}`,
         "--scenario",
         "hello,user-by-id",
+        // The servers were started for this test and never loaded: a warm-up, so that a quarter-second cell on a
+        // busy machine (CI's) is not spent on their first, unoptimised requests and completes some.
+        "--warmup",
+        "0.5",
         "--out",
         out,
       ],
