@@ -167,6 +167,11 @@ describe("options", () => {
     expect(() => parse("--target", "express=ftp://h")).toThrow(/only http:\/\/ and https:\/\//);
     expect(() => parse("--target", "express=http://h:1", "--workers", "2")).toThrow(/--workers applies to servers/);
     expect(() => parse("--repeats", "5", "--max-repeats", "3")).toThrow(/--max-repeats 3 is below --repeats 5/);
+    // A disturbed cell is run twice more by default; a smoke run and --reruns 0 keep it as measured.
+    expect(parse().reruns).toBe(2);
+    expect(parse("--smoke").reruns).toBe(0);
+    expect(parse("--reruns", "0").reruns).toBe(0);
+    expect(() => parse("--reruns", "-1")).toThrow(/--reruns/);
   });
 
   it("NAME[sql]: a Node implementation in DATA_ACCESS=sql mode, beside the Prisma baseline in both modes", () => {

@@ -161,7 +161,7 @@ function measuredWhat(values: Values, smoke: boolean, all: boolean) {
   return { impls, scenarios: scenarioNames, connections };
 }
 
-/** --duration, --settle, --warmup, --budget, --repeats, --max-repeats, --precision: how long and how often. */
+/** --duration, --settle, --warmup, --budget, --repeats, --max-repeats, --reruns, --precision: how long and how often. */
 function cellLengths(values: Values, smoke: boolean, all: boolean) {
   const seconds = (name: string, min: number, fallback: number) =>
     numberOption(values, name, (n) => n >= min && n <= 600, `a number of seconds from ${min} to 600`, fallback);
@@ -185,7 +185,8 @@ function cellLengths(values: Values, smoke: boolean, all: boolean) {
     smoke ? repeats : Math.max(repeats, defaultOf<number>("max-repeats", false)),
   );
   if (maxRepeats < repeats) throw new UsageError(`--max-repeats ${maxRepeats} is below --repeats ${repeats}`);
-  return { durationS, settleS, warmupS, budgetMinutes, repeats, maxRepeats, precision: precisionOf(values) };
+  const reruns = integerOption(values, "reruns", 0, 10, defaultOf<number>("reruns", smoke));
+  return { durationS, settleS, warmupS, budgetMinutes, repeats, maxRepeats, reruns, precision: precisionOf(values) };
 }
 
 /** --precision: a half-width in % (`5%`) or as a fraction (`0.05`); a bare number of 1 or more is read as %. */

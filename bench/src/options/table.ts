@@ -28,6 +28,8 @@ export const DEFAULT_RESTART: Restart = "cell";
 export const DEFAULT_BUDGET_MINUTES = 20;
 export const DEFAULT_MAX_REPEATS = 10;
 export const DEFAULT_PRECISION = 0.05;
+/** A disturbed cell's runs at most: two more, then it is kept and marked (bench/docs/method.md, "A quiet machine"). */
+export const DEFAULT_RERUNS = 2;
 
 interface Row {
   /** value: `--name VALUE`; flag: `--name`; elsewhere: read before parseArgs (--compare, --preset, --claims). */
@@ -134,6 +136,17 @@ export const TABLE = {
         `(default ${DEFAULT_MAX_REPEATS}; smoke 2)`,
     ],
     record: (o) => ({ maxRepeats: o.maxRepeats }),
+  },
+  reruns: {
+    kind: "value",
+    arg: "N",
+    default: DEFAULT_RERUNS,
+    smoke: 0,
+    help: [
+      "times a disturbed cell (other work took a quarter of a core or more) is run again;",
+      `0 keeps every cell as measured, marked (default ${DEFAULT_RERUNS}; smoke 0)`,
+    ],
+    record: (o) => ({ reruns: o.reruns }),
   },
   precision: {
     kind: "value",

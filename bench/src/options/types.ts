@@ -26,6 +26,8 @@ export interface BenchOptions {
   repeats: number;
   /** Repeats a cell may get while its headline ratios' 95% intervals are wider than ±precision. */
   maxRepeats: number;
+  /** Times a disturbed cell is run again (runner/repeats.ts); 0: every cell kept as measured, marked. */
+  reruns: number;
   /** Wanted relative half-width of each headline ratio's 95% confidence interval (0.05 = ±5%). */
   precision: number;
   /** Server processes per implementation and baseline (node:cluster, uvicorn workers); the pool is divided. */

@@ -1,7 +1,7 @@
 // The measuring loop of the default mode: rounds of one cell per verified target, in an order that rotates per
 // round, until every headline ratio's 95% interval is within ±precision (after at least `repeats` rounds, at
 // most `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is
-// run again (at most MAX_RERUNS times) and the disturbed run is kept, marked as discarded. A target whose cell failed
+// run again (at most --reruns times) and the disturbed run is kept, marked as discarded. A target whose cell failed
 // is not measured again in that scenario (its row is failed).
 import { countedCells, headlineOf, ratiosTo } from "../analysis/ratios.ts";
 import type { CellResult } from "../results/schema.ts";
@@ -11,9 +11,6 @@ import { measurePair } from "./duet.ts";
 import { freshProcess, parkProcess } from "./restart.ts";
 import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
 import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
-
-/** Re-runs a disturbed cell at most this often (then it is kept, and marked). */
-const MAX_RERUNS = 2;
 
 export type { ScenarioPlan } from "./types.ts";
 
@@ -94,12 +91,13 @@ async function measureOnce(spec: CellSpec, ctx: ScenarioRunContext, state: CellS
 /** One cell, run again while disturbed; every run is kept (the disturbed ones marked discarded). */
 async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult[]> {
   const runs = [await measureOnce(spec, ctx, state)];
-  for (let rerun = 1; rerun <= MAX_RERUNS; rerun++) {
+  const reruns = ctx.options.reruns ?? 0;
+  for (let rerun = 1; rerun <= reruns; rerun++) {
     const last = runs[runs.length - 1] as CellResult;
-    if (!last.disturbed || last.failure || ctx.options.smoke) break;
+    if (!last.disturbed || last.failure) break;
     last.discarded = `disturbed: other processes used ${last.otherCpuCores?.toFixed(2)} cores; run again`;
     ctx.io.log(
-      `${spec.scenario} on ${spec.target.name}, repeat ${spec.repeat}: ${last.discarded} (${rerun}/${MAX_RERUNS})`,
+      `${spec.scenario} on ${spec.target.name}, repeat ${spec.repeat}: ${last.discarded} (${rerun}/${reruns})`,
     );
     runs.push(await measureOnce(spec, ctx, state));
   }
