@@ -2,7 +2,7 @@
 // fake results object (every preset); the real end-to-end run of every preset is CI's bench smoke stage.
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { extractPresetArgs, resolvePreset } from "../src/claims/cli.ts";
+import { extractPresetArgs, resolvePreset, smokeRates } from "../src/claims/cli.ts";
 import { AUTH_CHANGE, loadClaims, PRESET_IDS, PRESETS, ramp } from "../src/claims/presets.ts";
 import { claimsMarkdown, claimsTable } from "../src/claims/table.ts";
 import { EVEN_BAND, HOLD_TOLERANCE, VERDICTS, verdictOf, WIDE } from "../src/claims/verdict.ts";
@@ -57,6 +57,15 @@ describe("presets", () => {
     expect(run.options.cpus).toBe(0.5);
     expect(run.options.memoryBytes).toBe(256 * 1024 * 1024);
     expect(ramp(10, 1500, 8)).toHaveLength(8);
+  });
+
+  it("a smoke run offers a tenth of the preset's rates, and says so; an explicit --rate still wins", () => {
+    const smoke = resolvePreset("express-fastify-template-ramp", ["--smoke"]);
+    expect(smoke.options.rates).toEqual([3, 5, 8]);
+    expect(smoke.notes).toContain("--smoke: offered rates a tenth of the preset's (3, 5, 8 requests/s)");
+    expect(smokeRates([1, 4, 5])).toEqual([1]);
+    const explicit = resolvePreset("express-fastify-template-ramp", ["--smoke", "--rate", "30,60"]);
+    expect(explicit.options.rates).toEqual([30, 60]);
   });
 });
 

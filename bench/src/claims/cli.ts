@@ -43,6 +43,13 @@ export function extractPresetArgs(argv: readonly string[]): { presets: string[];
   return { presets: claims ? [...PRESET_IDS] : preset ? [preset] : [], claims, rest };
 }
 
+/**
+ * A smoke run's fixed-rate steps: a tenth of the preset's. Its servers saturate far below the preset's rates on the
+ * scrypt routes (1–2 hashes a second under 0.5 CPU), and a step's backlog is worked off before the next: at the
+ * preset's rates each quarter-second step left tens of seconds of queue, most of a CI claims smoke.
+ */
+export const smokeRates = (rates: readonly number[]) => [...new Set(rates.map((r) => Math.max(1, Math.round(r / 10))))];
+
 /** A preset as checked options: its own, then the explicit ones (which win), then its option fields. */
 export function resolvePreset(id: string, userArgv: readonly string[], claims = loadClaims()): PresetRun {
   const preset = presetById(id);
@@ -60,7 +67,7 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
   const fields = preset.fields ?? {};
   // Explicit --rate / --cpus / --memory (where this build has them) win over the preset's fields.
   const given = new Set(userArgv.filter((a) => a.startsWith("--")).map((a) => a.slice(2).split("=")[0]));
-  if (fields.rates && !given.has("rate")) options.rates = fields.rates;
+  if (fields.rates && !given.has("rate")) options.rates = parsed.smoke ? smokeRates(fields.rates) : fields.rates;
   if (fields.cpus !== undefined && !given.has("cpus")) options.cpus = fields.cpus;
   if (fields.memoryBytes !== undefined && !given.has("memory")) options.memoryBytes = fields.memoryBytes;
   // How the cells restart, decided again by parseOptions' rule now that the preset's fields are in (a rate list keeps
@@ -74,6 +81,9 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
     remote: options.targets.length > 0,
   });
   if (parsed.smoke) notes.push("--smoke: cells of seconds, the preset's lengths and connections left out");
+  if (parsed.smoke && fields.rates && !given.has("rate")) {
+    notes.push(`--smoke: offered rates a tenth of the preset's (${options.rates?.join(", ")} requests/s)`);
+  }
   for (const name of overridden) notes.push(`--${name} given explicitly: it wins over the preset's`);
   return { preset, claim, options, notes };
 }
