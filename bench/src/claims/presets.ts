@@ -137,8 +137,8 @@ export const PRESETS: readonly Preset[] = [
     what: ["--impl", "express,fastify-zod", "--scenario", "health,metrics,auth-register,auth-login"],
     // Each rate step is a cell of its own: two repeats of three steps keep this preset within its share of the budget.
     shape: ["--connections", "25", "--duration", "4", "--warmup", "1", "--repeats", "2", "--max-repeats", "2"],
-    // Under 0.5 CPU, /metrics (prom-client's text) and the auth routes (a scrypt hash each) saturate at tens of
-    // requests/s here: rates beyond that measure only a queue, and its backlog must be worked off after every cell.
+    // Under 0.5 CPU, /metrics (prom-client's text) saturates at tens of requests/s here and the auth routes (a scrypt
+    // hash each) at one or two: rates beyond that measure only a queue, and its backlog is worked off after every cell.
     fields: { rates: ramp(25, 75, 3), cpus: 0.5, memoryBytes: 256 * 1024 * 1024 },
     frameworks: { express: ["express"], fastify: ["fastify-zod"] },
     routes: {
@@ -149,9 +149,10 @@ export const PRESETS: readonly Preset[] = [
     },
     changes: [
       "k6 ramp 10 → 1,500 requests/s → 3 fixed-rate steps 25, 50, 75 requests/s on 25 connections, each run once (a " +
-        "ramp has no repeats, so these ratios have no interval): under 0.5 CPU on this machine /metrics and the auth " +
-        "routes saturate at tens of requests/s (prom-client's text, a scrypt hash per auth request), so higher steps " +
-        "would measure only a queue; the latency compared is the geometric mean over the steps",
+        "ramp has no repeats, so these ratios have no interval): under 0.5 CPU on this machine /metrics saturates at " +
+        "tens of requests/s (prom-client's text), so higher steps would measure only a queue; the auth routes (a " +
+        "scrypt hash per request) saturate at one or two and fall behind at every step, their latencies a queue's; " +
+        "the latency compared is the geometric mean over the steps",
       "containers of 0.5 CPU and 256 MB → the same limits on each server process (cgroup v2 where the machine allows it)",
       "auth routes run at most 4 connections (a scrypt hash of ~250 ms per request)",
       "the article states no data size: the bench's default data (scale 1: 1,000 users) is what login reads from",
