@@ -123,18 +123,18 @@ describe("--pairing sequential", () => {
   it("measures the A/A twin as one more target of every round, and flags a slowed twin too", async () => {
     const out = scratch("sequential");
     // One process per target for the run: what a fresh process per cell changes is restart.test.ts's subject, and
-    // fifteen fresh processes made this the slowest test of pnpm test (146 s in CI, 102 s without them). Beside
-    // pnpm test's other files nearly every cell is disturbed: --reruns 0 keeps them (92 s in CI with two reruns).
+    // fifteen fresh processes made this the slowest test of pnpm test (146 s in CI, 102 s without them). Disturbed
+    // cells are run again (--reruns' default): kept as measured, beside pnpm test's other files and a niced package
+    // install, they once left the slowed twin inside a ±94% interval.
     const run = await bench([
-      ...["--pairing", "sequential", "--restart", "run", "--reruns", "0", "--handicap-twin", ...SHORT_HELLO],
-      ...["--out", out],
+      ...["--pairing", "sequential", "--restart", "run", "--handicap-twin", ...SHORT_HELLO, "--out", out],
     ]);
     expect(run.code, run.output).toBe(1);
     const results = await read(out);
     expect(results.pairing).toBe("sequential");
     expect(results.cells.every((c) => c.pair === undefined && c.group === undefined)).toBe(true);
-    // Five cells, each kept as measured (with --reruns 0 a disturbed cell is marked, not run again).
-    expect(results.options).toMatchObject({ reruns: 0 });
+    // Five counted cells (a cell disturbed by other work on the machine is kept too, marked discarded).
+    expect(results.options).toMatchObject({ reruns: 2 });
     expect(results.cells.filter((c) => c.target === "node-http~aa" && !c.discarded)).toHaveLength(5);
     expect(results.aa?.[0]).toMatchObject({ twin: "node-http~aa", baseline: "node-http", verdict: "biased" });
   }, 600_000);
