@@ -167,6 +167,7 @@ describe("against a server of known capacity (20 req/s)", () => {
       pipelining: 1,
       verifySample: 2,
       smoke: false,
+      reruns: 0,
       ...options,
     },
     loadGenerator,

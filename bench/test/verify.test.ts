@@ -217,6 +217,7 @@ describe("verification against fake servers", () => {
           pipelining: 1,
           verifySample: 4,
           smoke: false,
+          reruns: 2,
         },
         loadGenerator,
         io: { progress: new Progress(), log: (m) => logs.push(m) },

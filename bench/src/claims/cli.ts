@@ -67,7 +67,8 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
   const fields = preset.fields ?? {};
   // Explicit --rate / --cpus / --memory (where this build has them) win over the preset's fields.
   const given = new Set(userArgv.filter((a) => a.startsWith("--")).map((a) => a.slice(2).split("=")[0]));
-  if (fields.rates && !given.has("rate")) options.rates = parsed.smoke ? smokeRates(fields.rates) : fields.rates;
+  const smokeRated = parsed.smoke && fields.rates !== undefined && !given.has("rate");
+  if (fields.rates && !given.has("rate")) options.rates = smokeRated ? smokeRates(fields.rates) : fields.rates;
   if (fields.cpus !== undefined && !given.has("cpus")) options.cpus = fields.cpus;
   if (fields.memoryBytes !== undefined && !given.has("memory")) options.memoryBytes = fields.memoryBytes;
   // How the cells restart, decided again by parseOptions' rule now that the preset's fields are in (a rate list keeps
@@ -81,7 +82,7 @@ export function resolvePreset(id: string, userArgv: readonly string[], claims = 
     remote: options.targets.length > 0,
   });
   if (parsed.smoke) notes.push("--smoke: cells of seconds, the preset's lengths and connections left out");
-  if (parsed.smoke && fields.rates && !given.has("rate")) {
+  if (smokeRated) {
     notes.push(`--smoke: offered rates a tenth of the preset's (${options.rates?.join(", ")} requests/s)`);
   }
   for (const name of overridden) notes.push(`--${name} given explicitly: it wins over the preset's`);

@@ -91,7 +91,7 @@ async function measureOnce(spec: CellSpec, ctx: ScenarioRunContext, state: CellS
 /** One cell, run again while disturbed; every run is kept (the disturbed ones marked discarded). */
 async function measureUndisturbed(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult[]> {
   const runs = [await measureOnce(spec, ctx, state)];
-  const reruns = ctx.options.reruns ?? 0;
+  const reruns = ctx.options.reruns;
   for (let rerun = 1; rerun <= reruns; rerun++) {
     const last = runs[runs.length - 1] as CellResult;
     if (!last.disturbed || last.failure) break;

@@ -72,8 +72,8 @@ export interface RunOptions {
   slo?: { percentile: number; boundMs: number } | undefined;
   settleS?: number;
   restart?: "cell" | "run";
-  /** Times a disturbed cell is run again (none when not given). */
-  reruns?: number;
+  /** Times a disturbed cell is run again (0 in a smoke run). */
+  reruns: number;
 }
 
 export interface ScenarioRunContext {
