@@ -4,7 +4,7 @@
 // Then the rules a status alone cannot show: whose rows a customer sees, what a customer may do to an order, whose
 // an order and an idempotency key are, the order of the checks, tokens across implementations, and the role.
 //
-// Rows this file changes are its own (customers it registers, products and orders it creates); the seeded
+// Rows this file changes are its own (customers it creates, products and orders it creates); the seeded
 // fixtures are only read, so that the files after it see a fresh seed.
 import { randomBytes, randomUUID } from "node:crypto";
 import { fixtureOrders, fixtureProducts, fixtureUsers, MISSING_ID, SEED_PASSWORD } from "@api-ref/db/fixtures";
@@ -26,7 +26,9 @@ import {
 } from "../src/index.ts";
 import {
   asResponse,
+  type Customer,
   checkContext,
+  createCustomer,
   describeResponse,
   expectJson,
   expectProblem,
@@ -43,12 +45,6 @@ const CHALLENGE = {
   invalidToken: 'Bearer error="invalid_token"',
   insufficientScope: 'Bearer error="insufficient_scope"',
 } as const;
-
-/** A customer of this file's own: their id and `authorization` header (the token registration issued). */
-interface Customer {
-  id: string;
-  authorization: string;
-}
 
 /** One request of a route, ready to send: `customer` is who may make it (on an `ownRows` route, the row's owner). */
 interface Sample {
@@ -83,6 +79,8 @@ const withoutIds = (res: Response, ...ids: string[]) => {
 describeEachTarget((target) => {
   const { itSecret } = checkContext(target);
   const asAdmin = () => httpAs(target, "admin");
+  /** A customer of this file's own (registration itself is the register route's sample, and the role's check). */
+  const customer = (name: string) => createCustomer(target, { name });
 
   const send = (method: string, path: string, authorization: string | undefined, body?: object) => {
     const req = http(target)[method.toLowerCase() as "get" | "post" | "patch" | "delete"](path);
@@ -90,14 +88,6 @@ describeEachTarget((target) => {
     return body ? req.send(body) : req;
   };
 
-  /** Registers a customer through the API (what registration makes is always a customer). */
-  const register = async (name: string): Promise<Customer> => {
-    const res = await http(target)
-      .post("/auth/register")
-      .send({ email: uniqueEmail("authz"), name, password: "long-enough-password" });
-    const body = expectJson(res, 201, RegisterResponse);
-    return { id: body.user.id, authorization: `Bearer ${body.token}` };
-  };
   const newProduct = async (stock = 1000) =>
     expectJson(
       await asAdmin()
@@ -120,10 +110,10 @@ describeEachTarget((target) => {
   /** A token that was valid until its user deleted themself. */
   let deletedUsersToken: string;
   beforeAll(async () => {
-    orderer = await register("Authz Orderer");
-    stranger = await register("Authz Stranger");
+    orderer = await customer("Authz Orderer");
+    stranger = await customer("Authz Stranger");
     product = await newProduct();
-    const gone = await register("Authz Gone");
+    const gone = await customer("Authz Gone");
     expectStatus(await send("GET", "/auth/me", gone.authorization), 200);
     expectStatus(await send("DELETE", `/users/${gone.id}`, gone.authorization), 204);
     deletedUsersToken = gone.authorization;
@@ -147,11 +137,11 @@ describeEachTarget((target) => {
     createUser: async () => ({ path: "/users", body: { email: uniqueEmail("authz"), name: "New" }, customer: buyer() }),
     getUser: async () => ({ path: `/users/${fixtureUsers.buyer.id}`, customer: buyer() }),
     updateUser: async () => {
-      const own = await register("Authz Renamed");
+      const own = await customer("Authz Renamed");
       return { path: `/users/${own.id}`, body: { name: "Renamed" }, customer: own.authorization };
     },
     deleteUser: async () => {
-      const own = await register("Authz Deleted");
+      const own = await customer("Authz Deleted");
       return { path: `/users/${own.id}`, customer: own.authorization };
     },
     listProducts: async () => ({ path: "/products", customer: buyer() }),
@@ -175,7 +165,7 @@ describeEachTarget((target) => {
     }),
     getOrder: async () => ({ path: `/orders/${fixtureOrders.pending.id}`, customer: buyer() }),
     updateOrder: async () => {
-      const own = await register("Authz Canceller");
+      const own = await customer("Authz Canceller");
       const order = await placeOrder(own.authorization, product.id);
       return { path: `/orders/${order.id}`, body: { status: "cancelled" }, customer: own.authorization };
     },
@@ -382,7 +372,7 @@ describeEachTarget((target) => {
     });
 
     it("GET /orders lists nothing to a customer who has no orders, though others have", async () => {
-      const fresh = await register("Authz No Orders");
+      const fresh = await customer("Authz No Orders");
       const list = expectJson(await send("GET", "/orders?total=true", fresh.authorization), 200, OrderList);
       expect({ data: list.data, total: list.total }).toEqual({ data: [], total: 0 });
     });
@@ -418,7 +408,7 @@ describeEachTarget((target) => {
   describe("a customer changing an order's status", () => {
     let own: Customer;
     beforeAll(async () => {
-      own = await register("Authz Status");
+      own = await customer("Authz Status");
     });
     const orderOf = async (id: string) => expectJson(await asAdmin().get(`/orders/${id}`), 200, Order);
 

@@ -11,6 +11,7 @@ import { sql } from "@api-ref/harness";
 import type { Response } from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEMS } from "../src/problems.ts";
+import { createCustomer } from "./support/http-asserts.ts";
 import { http, httpAs, type Target, targets } from "./targets.ts";
 
 /**
@@ -58,19 +59,6 @@ async function productState(target: Target, productId: string) {
   return { stock: product.body.stock as number, orders: orders.body.total as number };
 }
 
-/** A customer who registered: the user of the orders they place, and their `authorization` header. */
-async function register(target: Target, label: string): Promise<{ id: string; authorization: string }> {
-  const res = await http(target)
-    .post("/auth/register")
-    .send({
-      email: `${label}-${randomUUID()}@concurrency.contract.example.com`,
-      name: `Concurrency ${label}`,
-      password: `pw-${randomUUID()}`,
-    });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.user.id as string, authorization: `Bearer ${res.body.token as string}` };
-}
-
 async function createProduct(target: Target, stock: number): Promise<{ id: string; priceCents: number }> {
   const res = await httpAs(target, "admin")
     .post("/products")
@@ -83,7 +71,7 @@ describe.each(targets)("$name", (target: Target) => {
   let buyerId: string;
   let buyer: string;
   beforeAll(async () => {
-    ({ id: buyerId, authorization: buyer } = await register(target, "buyer"));
+    ({ id: buyerId, authorization: buyer } = await createCustomer(target, { name: "Concurrency buyer" }));
   });
 
   describe("50 concurrent orders for the last 10 items in stock", () => {
