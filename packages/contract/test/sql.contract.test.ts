@@ -42,6 +42,7 @@ import { implementations, NEEDS } from "@api-ref/harness";
 import type { Response, Test } from "supertest";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { encodeCursor } from "../src/index.ts";
+import { createCustomer } from "./support/http-asserts.ts";
 import { StatementCounter } from "./support/sql-counter.ts";
 import { describeEachTarget, http, httpAs, type Target, targets } from "./targets.ts";
 
@@ -176,11 +177,7 @@ function takeOrder(orders: string[]): string {
 
 /** Rows of our own for the routes that write: a customer, a product with plenty of stock, their pending orders. */
 async function createFixture(target: Target): Promise<Fixture> {
-  const user = await http(target)
-    .post("/auth/register")
-    .send({ email: `sql-${randomUUID()}@sql.contract.example.com`, name: "SQL Counter", password: randomUUID() });
-  expect(user.status, JSON.stringify(user.body)).toBe(201);
-  const customer = `Bearer ${user.body.token as string}`;
+  const customer = (await createCustomer(target, { name: "SQL Counter" })).authorization;
   const product = await admin(target)
     .post("/products")
     .send({ name: `SQL counter ${randomUUID()}`, priceCents: 100, stock: 1000 });
