@@ -45,8 +45,8 @@ const PREFIX = "api-ref-ci";
 const BUILD_CACHE_KEEP = "6GB";
 const POSTGRES_COMMAND = ["postgres", "-c", "shared_preload_libraries=pg_stat_statements"];
 /**
- * What a production image must not hold: development tools, and Scalar's API reference package (the /docs page is
- * built from it in a build stage), as paths in its file system (grep -E patterns).
+ * What a production image must not hold: development tools, Scalar's API reference package (the /docs page is built
+ * from it in a build stage) and the repository's tests, as paths in its file system (grep -E patterns).
  */
 const DEV_DEPENDENCIES = [
   "node_modules/\\.pnpm/vitest@",
@@ -55,6 +55,7 @@ const DEV_DEPENDENCIES = [
   "node_modules/\\.pnpm/@scalar\\+api-reference@",
   "site-packages/ruff/",
   "site-packages/pytest/",
+  "app/(apps|packages)/[^/]+/tests?/",
 ];
 
 const log = (message: string) => process.stderr.write(`images: ${message}\n`);
@@ -296,7 +297,7 @@ for (const [index, image] of images.entries()) {
   listingLanes[lane] = (listingLanes[lane] ?? Promise.resolve()).then(async () => {
     await check(
       group,
-      "holds no development dependency (vitest, typescript, biome, @scalar/api-reference, ruff, pytest)",
+      "holds no development dependency (vitest, typescript, biome, @scalar/api-reference, ruff, pytest) and no test",
       async () => {
         const container = await docker("create", image.tag);
         try {
