@@ -5,7 +5,9 @@ import { runHostile } from "../src/hostile/run.ts";
 import { cellNote } from "../src/report/progress.ts";
 import { implementationsFor, runFault, settings, suite } from "./context.ts";
 
-describe.each(implementationsFor("hostile-input"))("$name", (impl) => {
+// Two implementations at a time (the config's maxConcurrency): each app has its own database, and a few hundred requests
+// at 4–8 connections leave most of a 2-core machine waiting on start-up and the invariant checks.
+describe.each(implementationsFor("hostile-input"))("$name", { concurrent: true }, (impl) => {
   it("hostile-input: generated valid and mutated requests get the contract's answers, never a 5xx; invariants hold", (context) =>
     runFault(context, impl, "hostile-input", (app) =>
       runHostile(app, {
