@@ -12,6 +12,7 @@ import { machineInfo } from "./proc.ts";
 import { Profiler } from "./profile/recorder.ts";
 import { timestampDir } from "./report/write.ts";
 import type { Results, ScenarioInfo, TargetInfo } from "./results/schema.ts";
+import { CallgrindUnavailable, callgrindMissing, dumpDirectory } from "./runner/callgrind.ts";
 import { type DataSource, prepareData } from "./runner/data.ts";
 import { interleavesScales, measureInterleaved } from "./runner/interleave.ts";
 import { duetContext, planLimits } from "./runner/limits-plan.ts";
@@ -57,7 +58,8 @@ export async function runBench(asked: BenchOptions, io: RunIo): Promise<Results>
       run.disturbance.start();
     }
     const infos = () => run.servers.map((t) => t.info);
-    const measureCtx = { seed, loadGenerator: held.loadGenerator, duet: held.duet, started, io };
+    const callgrindDir = run.callgrind?.dir;
+    const measureCtx = { seed, loadGenerator: held.loadGenerator, duet: held.duet, started, io, callgrindDir };
     let passes: ScalePass[];
     let scaleOrder: "interleaved" | "sequential" = "sequential";
     if (interleavesScales(run.options, held.postgres !== undefined)) {
@@ -158,7 +160,15 @@ function planRun(asked: BenchOptions, io: RunIo, startedAt: Date, seed: number) 
     ? new Profiler(options.outDir ?? join(REPO_ROOT, "bench", "results", timestampDir(startedAt)))
     : undefined;
   const disturbance = options.disturb ? new Disturbance(options.disturb, seed) : undefined;
-  return { remote, selected, jwtSecret, options, limits, duet, pinning, servers, profiler, disturbance };
+  const callgrind = options.instructions ? countingDirectory() : undefined;
+  return { remote, selected, jwtSecret, options, limits, duet, pinning, servers, profiler, disturbance, callgrind };
+}
+
+/** --count instructions: where the servers' dumps go, once valgrind is known to be here (else the one line why not). */
+function countingDirectory() {
+  const missing = callgrindMissing();
+  if (missing) throw new CallgrindUnavailable(`--count instructions: ${missing}`);
+  return dumpDirectory();
 }
 type RunPlan = ReturnType<typeof planRun>;
 
@@ -182,7 +192,7 @@ function announceGroups(run: RunPlan, data: DataSource, io: RunIo) {
 /** Builds and starts the servers (none with --target); with --restart cell, what restarts them per cell. */
 async function startServers(run: RunPlan, postgres: PostgresServer | undefined, data: DataSource, io: RunIo) {
   if (!postgres) return undefined;
-  const { options, servers, jwtSecret, pinning, limits, profiler } = run;
+  const { options, servers, jwtSecret, pinning, limits, profiler, callgrind } = run;
   const templateName = data.templateName;
   const ctx = await startAll(servers, {
     options,
@@ -193,6 +203,7 @@ async function startServers(run: RunPlan, postgres: PostgresServer | undefined, 
     io,
     limits,
     profiler,
+    ...(callgrind ? { callgrindDir: callgrind.dir } : {}),
   });
   if (options.restart !== "cell") return undefined;
   io.log("restart: a fresh process for every server before each of its measured cells");
@@ -208,4 +219,5 @@ async function release(run: RunPlan, held: Held, io: RunIo) {
   run.limits?.removeAll();
   await held.postgres?.stop();
   await run.profiler?.cleanup();
+  run.callgrind?.remove();
 }

@@ -6,24 +6,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { aaLines, resolutionOf } from "../src/analysis/aa.ts";
 import { compareRuns } from "../src/analysis/compare.ts";
-import { summarise } from "../src/analysis/summary.ts";
 import { compareCli, loadRun } from "../src/modes/compare.ts";
-import type { CellResult, Results, TargetInfo } from "../src/results/schema.ts";
-import { fakeCell, fakeRunContext } from "./support/cells.ts";
+import type { CellResult, Results } from "../src/results/schema.ts";
+import { fakeCell, fakeHelloRun, fakeTarget } from "./support/cells.ts";
 
 const CLI = join(import.meta.dirname, "..", "src", "cli.ts");
-
-const target = (name: string, role: TargetInfo["role"], twinOf?: string): TargetInfo => ({
-  name,
-  role,
-  framework: name,
-  variant: "default",
-  language: "typescript",
-  ...(twinOf ? { twinOf } : {}),
-  versions: {},
-});
 
 /**
  * A run of "hello" at 100 connections: node-http at 20,000 req/s (±5% over three repeats), its A/A twin within 1%
@@ -37,27 +25,11 @@ function fakeRun(startedAt: string, ratios: Record<string, number[]>): Results {
     values.map((v, i) => fakeCell("hello", name, i + 1, name === "node-http" ? v : v * (baseline[i] as number))),
   );
   const targets = [
-    target("node-http", "baseline"),
-    target("node-http~aa", "baseline", "node-http"),
-    ...Object.keys(ratios).map((name) => target(name, "implementation")),
+    fakeTarget("node-http", "baseline"),
+    fakeTarget("node-http~aa", "baseline", "node-http"),
+    ...Object.keys(ratios).map((name) => fakeTarget(name, "implementation")),
   ];
-  const scenarios: Results["scenarios"] = [{ name: "hello", title: "GET /", kind: "framework", baseline: "node-http" }];
-  const summary = summarise(scenarios, targets, cells, []);
-  const aa = aaLines(summary, targets);
-  return {
-    ...fakeRunContext(),
-    startedAt,
-    finishedAt: startedAt,
-    options: { connections: [100], durationS: 5, precision: 0.05 },
-    rows: { users: 1000, products: 5000, orders: 10000 },
-    targets,
-    scenarios,
-    cells,
-    summary,
-    split: [],
-    aa,
-    resolution: resolutionOf(aa),
-  };
+  return fakeHelloRun(targets, cells, { connections: [100], durationS: 5, precision: 0.05 }, startedAt);
 }
 
 // fastify-zod gains 20%, express loses 17%, koa moves 1.7% (tight), hapi's repeats are too scattered to tell.

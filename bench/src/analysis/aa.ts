@@ -1,5 +1,6 @@
 // The A/A lines (each limit baseline against a second process of itself) and the run's resolving power from them.
 import type { AaLine, Results, SummaryRow, TargetInfo } from "../results/schema.ts";
+import { ratioIn } from "./ratios.ts";
 
 /** ok: the interval contains 1; biased: it excludes 1; inconclusive: no interval, or the twin failed. */
 function verdictOf(row: SummaryRow, ratio: AaLine["ratio"]): AaLine["verdict"] {
@@ -14,7 +15,7 @@ export function aaLines(summary: SummaryRow[], targets: TargetInfo[]): AaLine[] 
     const twin = targets.find((t) => t.name === row.target && t.twinOf === row.baseline);
     if (!twin) continue;
     const metric = row.headline;
-    const ratio = metric === "cpu-per-request" ? row.cpuRatio : row.rpsRatio;
+    const ratio = ratioIn(row, metric);
     lines.push({
       scenario: row.scenario,
       connections: row.connections,

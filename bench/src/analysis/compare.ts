@@ -4,6 +4,9 @@
 import type { Results, SummaryRow } from "../results/schema.ts";
 import { differenceOf, type Interval } from "../stats.ts";
 import { bandOf } from "./aa.ts";
+import { METRIC, type Metric, ratioIn } from "./ratios.ts";
+
+export { METRIC, type Metric } from "./ratios.ts";
 
 /** A comparison refused before anything is written (exit code 2); `usage`: the command line itself was wrong. */
 export class CompareRefused extends Error {
@@ -22,9 +25,6 @@ export interface Run {
   results: Results;
 }
 
-export type Metric = SummaryRow["headline"];
-export const METRIC: Record<Metric, string> = { throughput: "requests/s", "cpu-per-request": "CPU/request" };
-const ratioIn = (row: SummaryRow, metric: Metric) => (metric === "cpu-per-request" ? row.cpuRatio : row.rpsRatio);
 const isNum = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
 export const within = (band: number) => (isNum(band) ? `±${(band * 100).toFixed(1)}%` : "–");
 

@@ -1,6 +1,6 @@
 // A target's ratios to a baseline from raw cells: which cells count, how they pair, the intervals, and which of
 // throughput or CPU per request to quote.
-import type { CellResult } from "../results/schema.ts";
+import type { CellResult, SummaryRow } from "../results/schema.ts";
 import type { ScenarioName } from "../scenarios/types.ts";
 import { type Interval, pairedInterval, productInterval } from "../stats.ts";
 
@@ -13,6 +13,21 @@ export const fig = (cells: CellResult[], pick: (c: CellResult) => number | undef
 
 export const rpsOf = (c: CellResult) => c.outcome?.requestsPerSecond;
 export const cpuOf = (c: CellResult) => c.server?.cpuMicrosPerRequest;
+export const insOf = (c: CellResult) => c.instructions?.perRequest;
+
+/** The figure a ratio is quoted in: requests/s, CPU per request, or (--count instructions) instructions per request. */
+export type Metric = SummaryRow["headline"];
+export const METRIC: Record<Metric, string> = {
+  throughput: "requests/s",
+  "cpu-per-request": "CPU/request",
+  "instructions-per-request": "instructions/request",
+};
+
+/** A row's ratio in `metric` (runs written before instruction counts have no insRatio: no interval). */
+export function ratioIn(row: Pick<SummaryRow, "rpsRatio" | "cpuRatio" | "insRatio">, metric: Metric) {
+  if (metric === "instructions-per-request") return row.insRatio ?? pairedInterval([], []);
+  return metric === "cpu-per-request" ? row.cpuRatio : row.rpsRatio;
+}
 /** The CPU per request a ratio compares: in duet, the control group's (server and its backends); else the server's. */
 const ratioCpuOf = (c: CellResult) =>
   c.group && c.outcome?.completed ? (c.group.cpuSeconds * 1e6) / c.outcome.completed : cpuOf(c);
@@ -44,11 +59,19 @@ function paired(a: CellResult[], b: CellResult[], pick: (c: CellResult) => numbe
   return { values, baselines };
 }
 
-/** Throughput ratio (target ÷ baseline) and CPU-per-request ratio (baseline ÷ target), paired (see paired()). */
+/**
+ * Throughput ratio (target ÷ baseline), CPU-per-request and instructions-per-request ratios (baseline ÷ target: below
+ * 1 costs more, like a throughput below 1), paired (see paired()).
+ */
 export function ratiosOf(own: CellResult[], base: CellResult[]) {
   const rps = paired(own, base, rpsOf);
   const cpu = paired(own, base, ratioCpuOf);
-  return { rps: pairedInterval(rps.values, rps.baselines), cpu: pairedInterval(cpu.baselines, cpu.values) };
+  const ins = paired(own, base, insOf);
+  return {
+    rps: pairedInterval(rps.values, rps.baselines),
+    cpu: pairedInterval(cpu.baselines, cpu.values),
+    ins: pairedInterval(ins.baselines, ins.values),
+  };
 }
 
 /**
@@ -70,11 +93,21 @@ export function ratiosTo(
   const middle = countedCells(cells, scenario, connections, via);
   const first = ratiosOf(own, middle);
   const second = ratiosTo(cells, scenario, connections, middle, baseline, steps - 1);
-  return { rps: productInterval(first.rps, second.rps), cpu: productInterval(first.cpu, second.cpu) };
+  return {
+    rps: productInterval(first.rps, second.rps),
+    cpu: productInterval(first.cpu, second.cpu),
+    ins: productInterval(first.ins, second.ins),
+  };
 }
 
 /** Which ratio to quote for a target against its baseline, and why. */
 export function headlineOf(own: CellResult[], base: CellResult[], rps: Interval, cpu: Interval) {
+  if (own.some((c) => c.instructions)) {
+    return {
+      headline: "instructions-per-request" as const,
+      reason: "--count instructions: requests/s under valgrind is not the server's throughput",
+    };
+  }
   if (own.some((c) => c.group) && Number.isFinite(cpu.value)) {
     return {
       headline: "cpu-per-request" as const,

@@ -52,6 +52,13 @@ function splitRowOf(
     totalCpu: own ? row.runtimeCpuRatio : row.cpuRatio,
     frameworkCpu: framework.cpu,
     dataAccessCpu: own ? layerRow.runtimeCpuRatio : layerRow.cpuRatio,
+    ...(headline.headline === "instructions-per-request"
+      ? {
+          totalIns: (own ? row.runtimeInsRatio : row.insRatio) ?? framework.ins,
+          frameworkIns: framework.ins,
+          dataAccessIns: (own ? layerRow.runtimeInsRatio : layerRow.insRatio) ?? framework.ins,
+        }
+      : {}),
     headline: headline.headline,
   };
 }

@@ -2,7 +2,7 @@
 import { runtimeOf } from "../results/runtime.ts";
 import type { CellResult, ScenarioInfo, SummaryRow, TargetInfo, VerificationRecord } from "../results/schema.ts";
 import { pairedInterval, ratio, spread } from "../stats.ts";
-import { countedCells, cpuOf, fig, headlineOf, ratiosTo, rpsOf } from "./ratios.ts";
+import { countedCells, cpuOf, fig, headlineOf, insOf, ratiosTo, rpsOf } from "./ratios.ts";
 
 /** The reference baseline's cells at one scenario and connection count, and the medians other rows are taken to. */
 interface Reference {
@@ -126,7 +126,7 @@ function ratioFields(at: Place, target: TargetInfo, counted: CellResult[]) {
   const none = pairedInterval([], []);
   const ratios = reference.ok
     ? ratiosTo(cells, scenario.name, connections, counted, scenario.baseline)
-    : { rps: none, cpu: none };
+    : { rps: none, cpu: none, ins: none };
   const runtimeBaseline = scenario.runtimes ? scenario.runtimes[runtimeOf(target)] : scenario.baseline;
   const same = runtimeBaseline === scenario.baseline;
   const runtimeCells = runtimeBaseline === undefined ? [] : at.of(runtimeBaseline);
@@ -135,7 +135,7 @@ function ratioFields(at: Place, target: TargetInfo, counted: CellResult[]) {
   if (!same) {
     runtimeRatios = runtimeOk
       ? ratiosTo(cells, scenario.name, connections, counted, runtimeBaseline as string)
-      : { rps: none, cpu: none };
+      : { rps: none, cpu: none, ins: none };
   }
   // One metric for both: throughput unless the load generator saturated beside either baseline.
   const bases = same ? reference.cells : [...reference.cells, ...runtimeCells];
@@ -148,6 +148,13 @@ function ratioFields(at: Place, target: TargetInfo, counted: CellResult[]) {
     runtimeCpuRatio: runtimeRatios.cpu,
     headline: headline.headline,
     headlineReason: headline.reason,
+    ...(counted.some((c) => c.instructions)
+      ? {
+          insRatio: ratios.ins,
+          runtimeInsRatio: runtimeRatios.ins,
+          instructionsPerRequest: spread(fig(counted, insOf)),
+        }
+      : {}),
   };
 }
 

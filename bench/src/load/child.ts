@@ -24,6 +24,11 @@ export interface LoadConfig {
   pipelining: number;
   warmupS: number;
   durationS: number;
+  /**
+   * --count instructions: exactly this many requests instead of `durationS` of them, each answered before the run
+   * ends (and no drain after it): the server's counters then hold these requests' work and nothing else.
+   */
+  requests?: number;
   /** Fixed-rate mode: requests per second across all connections. */
   rate?: number;
   timeoutS: number;
@@ -94,7 +99,7 @@ function runAutocannon(config: LoadConfig, plan: Plan, rng: Rng, durationS: numb
         url: config.url,
         connections: config.connections,
         pipelining: config.pipelining,
-        duration: durationS,
+        ...(config.requests ? { amount: config.requests } : { duration: durationS }),
         // autocannon checks its stop flag once per sample: at the default 1 s a 1.4 s run lasted 2 s (and a
         // default run its budget and a half). A tenth of a second keeps every run within 0.1 s of its length.
         sampleInt: 100,
@@ -187,8 +192,8 @@ async function main(config: LoadConfig) {
   send({ type: "phase", phase: "done" });
   // What the measured run left queued on the server (requests of the connections it closed) is worked off here,
   // before the next cell starts: otherwise it would run during another implementation's measurement, on the
-  // same core.
-  await drain(config);
+  // same core. A run of a number of requests leaves nothing queued.
+  if (!config.requests) await drain(config);
   send({
     type: "result",
     outcome,

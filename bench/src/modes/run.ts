@@ -11,6 +11,7 @@ import { renderMarkdown } from "../report/markdown.ts";
 import { timestampDir, writeReports } from "../report/write.ts";
 import type { Results } from "../results/schema.ts";
 import { runBench } from "../run.ts";
+import { CallgrindUnavailable } from "../runner/callgrind.ts";
 import { estimateRun } from "../runner/cost.ts";
 import { interleavesScales } from "../runner/interleave.ts";
 
@@ -52,6 +53,11 @@ function planLine(bench: BenchOptions): string {
     bench.restart === "cell"
       ? `a fresh server per cell, ${Math.max(bench.warmupS, bench.settleS)} s warm-up`
       : `${bench.warmupS} s warm-up`;
+  const plan = bench.instructions;
+  const cell = plan
+    ? `a fresh server under callgrind per cell, ${plan.warmupRequests} requests of warm-up + ${plan.rounds} × ` +
+      `${plan.requests} counted`
+    : `${warmup} + ${bench.durationS} s each`;
   const extras = [
     bench.workers > 1 ? `, ${bench.workers} workers per server` : "",
     bench.rates ? `, at offered rates ${bench.rates.join(", ")} req/s` : "",
@@ -62,7 +68,7 @@ function planLine(bench: BenchOptions): string {
     bench.smoke ? " (smoke)" : "",
   ];
   const shape = `${bench.connections.join("/")} connections × ${repeats}`;
-  return `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${shape}, ${warmup} + ${bench.durationS} s each${extras.join("")}`;
+  return `bench: ${what.join(", ")} × ${bench.scenarios.join(", ")} × ${shape}, ${cell}${extras.join("")}`;
 }
 
 /** Runs one benchmark and writes its reports; returns its results, files and whether anything failed. */
@@ -80,13 +86,17 @@ export async function measure(bench: BenchOptions, dir: string | undefined) {
   return { results, files, ok: failed.length === 0 && unstarted.length === 0 && precise };
 }
 
-/** runBench's results; a machine that cannot apply --cpus/--memory (exit 2) or has no PostgreSQL (1): one line. */
+/**
+ * runBench's results; a machine that cannot apply --cpus/--memory or has no valgrind for --count instructions (exit
+ * 2), or has no PostgreSQL (1): one line.
+ */
 async function measured(bench: BenchOptions): Promise<Results> {
   try {
     return await runBench(bench, { progress, log });
   } catch (error) {
-    // --cpus/--memory on a machine that cannot apply them: refused, never run unlimited (a usage error, exit 2).
-    if (error instanceof LimitsUnavailable) {
+    // --cpus/--memory on a machine that cannot apply them: refused, never run unlimited (a usage error, exit 2); the
+    // same for --count instructions without valgrind.
+    if (error instanceof LimitsUnavailable || error instanceof CallgrindUnavailable) {
       progress.done();
       process.stderr.write(`error: ${error.message}\n`);
       process.exit(2);

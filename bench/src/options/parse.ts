@@ -6,6 +6,7 @@ import { type Implementation, implementations } from "@api-ref/harness";
 import { BASELINES } from "../baselines.ts";
 import { SCENARIO_NAMES, type ScenarioName, scenarios } from "../scenarios/catalog.ts";
 import { implementationNamed } from "../sql-mode.ts";
+import { instructionPlanOf } from "./instructions.ts";
 import { pairingOf, restartOf } from "./pairing.ts";
 import { CORE_IMPLEMENTATIONS, DECIDING_SCENARIOS, defaultOf, OPTIONS } from "./table.ts";
 import { type BenchOptions, CONNECTION_CHOICES, UsageError } from "./types.ts";
@@ -60,6 +61,25 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
   if (remote.impls.length === 0 && remote.targets.length === 0)
     throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
+  const instructions = instructionPlanOf(strOf(values)("count"), {
+    smoke,
+    remote: remote.targets.length > 0,
+    duet: pairing.pairing === "duet",
+    rates: load.rate !== undefined || load.rates !== undefined,
+    slo: load.slo !== undefined,
+    profile: servers.profile,
+    workers: servers.workers,
+    restart: strOf(values)("restart"),
+  });
+  // Counted cells: each a fresh process (its rounds are the precision within it), as many processes as asked.
+  // At 25 connections by default (the fewest offered): a count does not need the load a throughput does.
+  const counted = instructions
+    ? {
+        restart: "cell" as const,
+        maxRepeats: lengths.repeats,
+        ...(strOf(values)("connections") === undefined ? { connections: [25] } : {}),
+      }
+    : {};
   const restart = restartOf(strOf(values)("restart"), {
     smoke,
     duet: pairing.pairing === "duet",
@@ -84,6 +104,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     disturb: integerOption(values, "disturb", 1, 16, undefined),
     handicapTwin,
     restart,
+    instructions,
+    ...counted,
   };
 }
 

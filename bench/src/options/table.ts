@@ -301,6 +301,16 @@ export const TABLE = {
     help: ["run N bursty CPU hogs during the run (a reproducible busy machine, for precision studies)"],
     record: (o) => ({ disturb: o.disturb ?? null }),
   },
+  count: {
+    kind: "value",
+    arg: "WHAT",
+    help: [
+      "instructions: every cell a fresh server under valgrind's callgrind, warmed up, then",
+      "its instructions per request counted (user space only: no kernel, no PostgreSQL; no",
+      "other tenant moves it); ratios, intervals and A/A as for requests/s (needs valgrind)",
+    ],
+    record: (o) => ({ instructions: o.instructions ?? null }),
+  },
   "handicap-twin": {
     kind: "flag",
     help: ["start the A/A twin with V8's optimising compilers off: the run must then fail its A/A check"],

@@ -13,6 +13,13 @@ export const PAIRINGS = ["sequential", "duet"] as const;
 /** A mistake on the command line: its message is fit for a user (exit code 2, the usage after it). */
 export class UsageError extends Error {}
 
+/** --count instructions: per cell, requests of warm-up (uninstrumented), then rounds of `requests`, each counted. */
+export interface InstructionPlan {
+  warmupRequests: number;
+  requests: number;
+  rounds: number;
+}
+
 export interface BenchOptions {
   impls: Implementation[];
   scenarios: ScenarioName[];
@@ -79,4 +86,6 @@ export interface BenchOptions {
    * each repeat samples a new process and the intervals carry the process-to-process variation (runner/restart.ts).
    */
   restart: Restart;
+  /** --count instructions: instructions per request under callgrind instead of requests/s (undefined: wall clock). */
+  instructions: InstructionPlan | undefined;
 }

@@ -1,5 +1,6 @@
 // Number formatting and table cells shared by the Markdown and HTML reports.
 import { bandOf } from "../analysis/aa.ts";
+import { METRIC, ratioIn } from "../analysis/ratios.ts";
 import type { AaLine, Results, SplitRow, SummaryRow, TargetInfo } from "../results/schema.ts";
 import { type Difference, differenceOf, type Interval, median, type Spread } from "../stats.ts";
 
@@ -55,15 +56,16 @@ export const esc = (text: string) =>
 export const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /**
- * A row's two ratio cells, throughput then CPU per request against its baseline (`1.00×` on the baseline's own row);
+ * A row's ratio cells, throughput, CPU per request, then instructions per request against its baseline (`1.00×` on the baseline's own row);
  * `emphasise` marks the one to quote.
  */
-export function ratioCells(row: SummaryRow, emphasise: (text: string) => string): [string, string] {
-  if (row.target === row.baseline) return ["1.00×", "1.00×"];
+export function ratioCells(row: SummaryRow, emphasise: (text: string) => string): [string, string, string] {
+  if (row.target === row.baseline) return ["1.00×", "1.00×", "1.00×"];
   const mark = (which: SummaryRow["headline"], text: string) => (row.headline === which ? emphasise(text) : text);
   return [
     mark("throughput", ratioWithInterval(row.rpsRatio)),
     mark("cpu-per-request", ratioWithInterval(row.cpuRatio)),
+    mark("instructions-per-request", ratioWithInterval(ratioIn(row, "instructions-per-request"))),
   ];
 }
 
@@ -76,10 +78,11 @@ export function runtimeRatioCell(row: SummaryRow): string {
   const baseline = row.runtimeBaseline ?? (row.runtimeRpsRatio === undefined ? row.baseline : undefined);
   if (baseline === undefined) return "–";
   if (row.target === baseline) return "1.00×";
-  const cpu = row.headline === "cpu-per-request";
-  const ratio = (cpu ? row.runtimeCpuRatio : row.runtimeRpsRatio) ?? (cpu ? row.cpuRatio : row.rpsRatio);
+  const own = { rpsRatio: row.runtimeRpsRatio, cpuRatio: row.runtimeCpuRatio, insRatio: row.runtimeInsRatio };
+  const ratio = ratioIn(own, row.headline) ?? ratioIn(row, row.headline);
   const text = ratioWithInterval(ratio);
-  return text === "–" ? text : `${text}${cpu ? " CPU/req" : ""}`;
+  const unit = { throughput: "", "cpu-per-request": " CPU/req", "instructions-per-request": " instructions/req" };
+  return text === "–" ? text : `${text}${unit[row.headline]}`;
 }
 
 /** "bun-http (bun), deno-http (deno)": the scenario's runtime baselines besides the reference. */
@@ -145,10 +148,9 @@ export function splitCells(
   text: (name: string) => string,
   mark: (difference: Difference) => string,
 ): string[] {
-  const cpu = s.headline === "cpu-per-request";
   const band = bandOf(r, s);
-  const figure = (rps: Interval, perCpu: Interval) => {
-    const i = cpu ? perCpu : rps;
+  const figure = (rps: Interval, perCpu: Interval, perInstruction: Interval | undefined) => {
+    const i = ratioIn({ rpsRatio: rps, cpuRatio: perCpu, insRatio: perInstruction }, s.headline);
     const difference = differenceOf(i, band);
     const said = difference === "even" || difference === "can't tell" ? ` ${mark(difference)}` : "";
     return `${ratioWithInterval(i)}${said}`;
@@ -157,10 +159,10 @@ export function splitCells(
   return [
     text(counts.size > 1 ? `${s.scenario} @${s.connections}` : s.scenario),
     text(s.target),
-    figure(s.total, s.totalCpu),
-    `${figure(s.framework, s.frameworkCpu)} × ${text(s.layer)}`,
-    figure(s.dataAccess, s.dataAccessCpu),
-    cpu ? "CPU/request" : "requests/s",
+    figure(s.total, s.totalCpu, s.totalIns),
+    `${figure(s.framework, s.frameworkCpu, s.frameworkIns)} × ${text(s.layer)}`,
+    figure(s.dataAccess, s.dataAccessCpu, s.dataAccessIns),
+    METRIC[s.headline],
   ];
 }
 
@@ -186,7 +188,7 @@ function aaRatio(i: Interval): string {
 
 /** "hello @100: node-http~aa ÷ node-http = 1.004× (0.991–1.017), ±1.3% in requests/s — ok". */
 export const aaText = (a: AaLine) => {
-  const metric = a.metric === "cpu-per-request" ? "CPU/request" : "requests/s";
+  const metric = METRIC[a.metric];
   const ratio = `${a.twin} ÷ ${a.baseline} = ${aaRatio(a.ratio)}, ${precisionOf(a.ratio)} in ${metric}`;
   return `${a.scenario} @${a.connections}: ${ratio} — ${a.verdict}`;
 };

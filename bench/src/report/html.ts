@@ -2,6 +2,7 @@
 // resolving power (A/A lines), per scenario a throughput chart with min–max whiskers and a latency chart, memory.
 
 import { isGrowthRun } from "../analysis/growth.ts";
+import { ratioIn } from "../analysis/ratios.ts";
 import { atScale, scalesOf } from "../results/scales.ts";
 import type { Results, SummaryRow, TargetInfo } from "../results/schema.ts";
 import {
@@ -152,9 +153,9 @@ function throughputChart(title: string, rows: SummaryRow[], targets: readonly Ta
 function throughputText(row: SummaryRow): string {
   const rps = `${num(row.rps.median)} req/s`;
   if (row.target === row.baseline) return rps;
-  const cpu = row.headline === "cpu-per-request";
-  const ratio = times(cpu ? row.cpuRatio.value : row.rpsRatio.value);
-  return `${rps} · ${ratio}${cpu ? " (CPU/req)" : ""}${row.loadGeneratorSaturated ? " ⚠" : ""}`;
+  const unit = { throughput: "", "cpu-per-request": " (CPU/req)", "instructions-per-request": " (instructions/req)" };
+  const ratio = times(ratioIn(row, row.headline).value);
+  return `${rps} · ${ratio}${unit[row.headline]}${row.loadGeneratorSaturated ? " ⚠" : ""}`;
 }
 
 function memoryChart(r: Results): string {
@@ -208,7 +209,7 @@ function table(rows: SummaryRow[], database: boolean, targets: readonly TargetIn
       : "";
     const cells = [
       withRange(row.rps) + flag,
-      ...ratioCells(row, (text) => `<strong title="${esc(row.headlineReason)}">${text}</strong>`),
+      ...ratioCells(row, (text) => `<strong title="${esc(row.headlineReason)}">${text}</strong>`).slice(0, 2),
       esc(row.runtime ?? "–"),
       runtimeRatioCell(row),
       ms(row.p50.median),

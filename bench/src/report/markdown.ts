@@ -1,6 +1,7 @@
 // results.md: the run's context and resolving power (its A/A lines), the split, then one table per scenario, ready
 // to paste into a README.
 import { isGrowthRun } from "../analysis/growth.ts";
+import { ratioIn } from "../analysis/ratios.ts";
 import { atScale, scalesOf } from "../results/scales.ts";
 import type { Results, SummaryRow, TargetInfo } from "../results/schema.ts";
 import {
@@ -25,6 +26,7 @@ import {
   withRange,
 } from "./format.ts";
 import { growthMarkdown } from "./growth.ts";
+import { countsInstructions, INSTRUCTION_COLUMNS, instructionMethodText, instructionTables } from "./instructions.ts";
 import { capacityMarkdown, curveMarkdown, limitsText } from "./load-shapes.ts";
 import { profilesMarkdown } from "./profiles.ts";
 
@@ -51,6 +53,7 @@ function methodText(r: Results): string {
     ? `data scales ${(r.scales ?? []).map((s) => `${s.scale} (${s.rows.orders} orders)`).join(", ")}`
     : `data scale ${r.scale} (${r.rows.users} users, ${r.rows.products} products, ${r.rows.orders} orders)`;
   const verified = `each scenario verified first (${o.verifySample} requests per server, the scrypt routes 4 at most)`;
+  if (countsInstructions(r)) return `${instructionMethodText(r)}; ${data}; ${verified}`;
   const load = `${o.connections} connections, pipelining ${o.pipelining}, ${cellText(r)}`;
   return `${modeText(o)}; ${pairingText(r)}; ${load}, ${repeats}; ${workers}; ${data}; ${verified}`;
 }
@@ -105,11 +108,11 @@ export function tableRow(row: SummaryRow, database = false, targets: readonly Ta
   const short = row.belowRate ? ` ${BELOW_RATE}` : "";
   const disturbed = row.disturbed > 0 ? ` ${DISTURBED}` : "";
   const isLimit = row.target === row.baseline;
-  const headlineRatio = row.headline === "cpu-per-request" ? row.cpuRatio : row.rpsRatio;
+  const headlineRatio = ratioIn(row, row.headline);
   return [
     name,
     `${withRange(row.rps)}${flag}${short}${disturbed}`,
-    ...ratioCells(row, (text) => (text !== "–" ? `**${text}**` : text)),
+    ...ratioCells(row, (text) => (text !== "–" ? `**${text}**` : text)).slice(0, 2),
     isLimit ? "–" : `${precisionOf(headlineRatio)}, n=${headlineRatio.n}`,
     row.runtime ?? "–",
     runtimeRatioCell(row),
@@ -191,7 +194,7 @@ export function renderMarkdown(r: Results): string {
     lines.push(...measuredMarkdown(r));
   }
   lines.push(...legends(r));
-  lines.push(COLUMNS, "");
+  lines.push(countsInstructions(r) ? INSTRUCTION_COLUMNS : COLUMNS, "");
   lines.push(...profilesMarkdown(r));
   return lines.join("\n");
 }
@@ -205,7 +208,7 @@ function measuredMarkdown(r: Results): string[] {
     ...curveMarkdown(r),
     ...splitTable(r),
     ...startupTable(r),
-    ...scenarioTables(r),
+    ...(countsInstructions(r) ? instructionTables(r) : scenarioTables(r)),
   ];
 }
 

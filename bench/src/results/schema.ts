@@ -120,6 +120,11 @@ export interface CellResult {
    * PostgreSQL backends): `cpuSeconds` / completed is its CPU per request; `usedShare` = CPU / quota (1: saturated).
    */
   group?: { cpuSeconds: number; quotaCores: number; usedShare: number; backends: number; cpu?: string };
+  /**
+   * --count instructions: guest instructions per request under callgrind (user space only), the mean of `rounds`,
+   * each a round of `requests` after `warmupRequests` uncounted ones, on this cell's own process.
+   */
+  instructions?: { perRequest: number; rounds: number[]; requests: number; warmupRequests: number };
   /** Something to know that is not a failure (a smoke cell that saw no answer in its second). */
   note?: string;
   /** The server's process id when the bench started it: one per cell with --restart cell, per target with run. */
@@ -163,11 +168,16 @@ export interface SummaryRow {
    */
   runtimeRpsRatio: Interval;
   runtimeCpuRatio: Interval;
+  /** --count instructions: the baseline's instructions per request over this target's, and to its runtime's limit. */
+  insRatio?: Interval;
+  runtimeInsRatio?: Interval;
+  /** --count instructions: instructions per request over the repeats (each a process's rounds' mean). */
+  instructionsPerRequest?: Spread;
   /**
    * Which ratio to quote: throughput, unless the load generator saturated (≥ LOADGEN_SATURATION) beside this target
    * or its baseline (then requests/s is its limit, and CPU per request, which does not depend on it, is quoted).
    */
-  headline: "throughput" | "cpu-per-request";
+  headline: "throughput" | "cpu-per-request" | "instructions-per-request";
   headlineReason: string;
   p50: Spread;
   p90: Spread;
@@ -215,6 +225,10 @@ export interface SplitRow {
   totalCpu: Interval;
   frameworkCpu: Interval;
   dataAccessCpu: Interval;
+  /** --count instructions: the same three in instructions per request. */
+  totalIns?: Interval;
+  frameworkIns?: Interval;
+  dataAccessIns?: Interval;
   headline: SummaryRow["headline"];
 }
 

@@ -1,7 +1,7 @@
 // What a run costs in seconds: per scenario its cells, what each cell takes and the servers' settling. The estimate
 // printed before a run and the budget that decides extra repeats both count with this one model.
 import { measurementsPerRound, targetsOfScenario } from "../baselines.ts";
-import type { BenchOptions } from "../options/types.ts";
+import type { BenchOptions, InstructionPlan } from "../options/types.ts";
 import { connectionsFor, type ScenarioName, scenarios } from "../scenarios/catalog.ts";
 import { PLANNED_PROBES } from "./capacity.ts";
 import type { RunOptions, ScenarioPlan } from "./types.ts";
@@ -16,6 +16,18 @@ export const CELL_OVERHEAD_S = 0.8;
 export const RESTART_OVERHEAD_S = 0.7;
 /** A smoke cell of a scrypt route: time for a few answers at four connections (in half a second most saw none). */
 const SMOKE_SCRYPT_S = 1;
+
+/**
+ * --count instructions, rough figures of a Node server on this VM: a start under valgrind (5 s raw node:http, 25 s
+ * NestJS), requests at about 2,000/s uninstrumented and 600/s counted (runner/instructions.ts).
+ */
+const CALLGRIND_START_S = 12;
+const UNCOUNTED_PER_S = 2_000;
+const COUNTED_PER_S = 600;
+
+/** A counted cell's planned seconds: its fresh start, its warm-up and its rounds. */
+export const countedCellSeconds = (plan: InstructionPlan) =>
+  CALLGRIND_START_S + plan.warmupRequests / UNCOUNTED_PER_S + (plan.rounds * plan.requests) / COUNTED_PER_S;
 
 /** Cells planned per target and connection count (the --slo search is planned at its usual length). */
 export function plannedCellsPerTarget(options: RunOptions): number {
@@ -39,6 +51,9 @@ export function cellSeconds(warmupS: number, durationS: number, fresh?: { settle
 
 /** A scenario's cells: their warm-up, measured seconds and planned cost (runner/repeats.ts's plan). */
 export function planScenario(name: ScenarioName, options: RunOptions): ScenarioPlan {
+  if (options.instructions) {
+    return { name, warmupS: 0, durationS: 0, cellSeconds: countedCellSeconds(options.instructions) };
+  }
   const durationS = measuredSeconds(name, options);
   const fresh =
     options.restart === "cell" ? { settleS: options.settleS ?? 0, restartS: RESTART_OVERHEAD_S } : undefined;
@@ -65,6 +80,8 @@ export function scenarioCost(options: BenchOptions, name: ScenarioName, restartP
 /** One scenario as the estimate counts it; `settleS` is --settle per cell when `restartS` is there, else its settling. */
 export interface EstimatePlan {
   targets: number;
+  /** A cell's seconds where they are not warm-up + duration (--count instructions). */
+  cellS?: number;
   connections: number;
   durationS?: number;
   settleS?: number;
@@ -78,6 +95,7 @@ export function estimateSeconds(
   targets: number,
 ): { min: number; max: number } {
   const perCell = (s: EstimatePlan) =>
+    s.cellS ??
     cellSeconds(
       options.warmupS,
       s.durationS ?? options.durationS,
@@ -117,6 +135,7 @@ function estimateOneScale(bench: BenchOptions): { min: number; max: number } {
     ...(fresh ? { settleS: bench.settleS, restartS: RESTART_OVERHEAD_S } : { settleS: settleSeconds(bench, s, false) }),
     connections: connectionsFor(scenarios[s], bench.connections).length,
     durationS: measuredSeconds(s, bench),
+    ...(bench.instructions ? { cellS: countedCellSeconds(bench.instructions) } : {}),
   }));
   const everyTarget = new Set(bench.scenarios.flatMap((s) => targetsOfScenario(bench, s))).size;
   // A ramp runs one cell per rate instead of the repeats; --slo adds its probes (about a dozen) to them.

@@ -32,6 +32,8 @@ export interface MeasureContext {
   profiler: Profiler | undefined;
   /** --restart cell: fresh processes per cell (absent: each server runs for the whole run). */
   restart: Restarter | undefined;
+  /** --count instructions: where the servers' callgrind dumps are written. */
+  callgrindDir: string | undefined;
 }
 
 export async function measureAll(
@@ -101,6 +103,7 @@ export function scenarioContext(
     counter,
     ...(shared.profiler ? { profiler: shared.profiler } : {}),
     ...(shared.restart ? { restart: shared.restart } : {}),
+    ...(shared.callgrindDir ? { callgrindDir: shared.callgrindDir } : {}),
     output: (target) => servers.find((t) => t.info.name === target)?.running?.output() ?? "",
   };
 }

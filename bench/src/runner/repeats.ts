@@ -3,11 +3,12 @@
 // most `maxRepeats`, and while the run's budget allows). A cell that ran while other work used the machine is
 // run again (at most --reruns times) and the disturbed run is kept, marked as discarded. A target whose cell failed
 // is not measured again in that scenario (its row is failed).
-import { countedCells, headlineOf, ratiosTo } from "../analysis/ratios.ts";
+import { countedCells, headlineOf, ratioIn, ratiosTo } from "../analysis/ratios.ts";
 import type { CellResult } from "../results/schema.ts";
 import type { ScenarioName } from "../scenarios/catalog.ts";
 import { type CellSpec, type CellState, measureCell } from "./cell.ts";
 import { measurePair } from "./duet.ts";
+import { countInstructions } from "./instructions.ts";
 import { freshProcess, parkProcess } from "./restart.ts";
 import { recordCellTime, secondsLeft, secondsPerCell } from "./time-left.ts";
 import type { LiveTarget, ScenarioPlan, ScenarioRunContext } from "./types.ts";
@@ -31,8 +32,8 @@ export function widestInterval(
     if (target === baseline) continue;
     const own = countedCells(cells, name, connections, target);
     if (own.some((c) => c.failure)) continue;
-    const { rps, cpu } = ratiosTo(cells, name, connections, own, baseline);
-    const chosen = headlineOf(own, base, rps, cpu).headline === "cpu-per-request" ? cpu : rps;
+    const { rps, cpu, ins } = ratiosTo(cells, name, connections, own, baseline);
+    const chosen = ratioIn({ rpsRatio: rps, cpuRatio: cpu, insRatio: ins }, headlineOf(own, base, rps, cpu).headline);
     if (!(chosen.halfWidth <= widest.halfWidth) && Number.isFinite(chosen.halfWidth)) {
       widest = { halfWidth: chosen.halfWidth, target };
     }
@@ -71,9 +72,10 @@ export function startState(
 
 /** Shows a finished cell on the progress line and counts its time. */
 export function finishState(state: CellState, cell: CellResult, plan: ScenarioPlan, ctx: ScenarioRunContext) {
-  state.phase = cell.failure
-    ? `FAILED: ${cell.failure}`
-    : (cell.note ?? `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`);
+  const figure = cell.instructions
+    ? `${Math.round(cell.instructions.perRequest).toLocaleString("en-US")} instructions/request`
+    : `${Math.round(cell.outcome?.requestsPerSecond ?? 0)} req/s`;
+  state.phase = cell.failure ? `FAILED: ${cell.failure}` : (cell.note ?? figure);
   recordCellTime(ctx.counter, cell.wallS);
   state.secondsLeft = secondsLeft(ctx.counter, plan.cellSeconds, false);
   ctx.io.progress.update(state, true);
@@ -83,7 +85,9 @@ export function finishState(state: CellState, cell: CellResult, plan: ScenarioPl
 async function measureOnce(spec: CellSpec, ctx: ScenarioRunContext, state: CellState): Promise<CellResult> {
   const fresh = await freshProcess(spec, ctx, state);
   if (fresh && "failed" in fresh) return fresh.failed;
-  const cell = await measureCell(spec, ctx, state);
+  const cell = ctx.options.instructions
+    ? await countInstructions(spec, ctx, state)
+    : await measureCell(spec, ctx, state);
   if (fresh) cell.startupMs = fresh.startupMs;
   return cell;
 }

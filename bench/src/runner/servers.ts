@@ -8,6 +8,7 @@ import type { BenchOptions } from "../options/types.ts";
 import { processTree, rssBytes } from "../proc.ts";
 import { AGENT, type ProfileKind, type Profiler } from "../profile/recorder.ts";
 import type { TargetInfo } from "../results/schema.ts";
+import { underCallgrind } from "./callgrind.ts";
 import { type Pinning, pinned } from "./pinning.ts";
 import type { LiveTarget, Restarter, RunIo } from "./types.ts";
 
@@ -38,6 +39,8 @@ export interface StartContext {
   limits?: ServerLimits;
   io: RunIo;
   profiler?: Profiler;
+  /** --count instructions: every server runs under callgrind, its dumps here. */
+  callgrindDir?: string;
 }
 
 /** How a server is started for `--workers N`: its own way (uvicorn reads WEB_CONCURRENCY), node:cluster for Node. */
@@ -49,6 +52,8 @@ const CLUSTER_PRIMARY = join(REPO_ROOT, "bench", "src", "cluster.ts");
 
 /** --handicap-twin: V8's interpreter only (--jitless would also stop the WebAssembly of Node's type stripping). */
 const HANDICAP = ["--no-opt", "--no-maglev", "--no-sparkplug"];
+
+const CALLGRIND_START_TIMEOUT_MS = 180_000;
 
 /** Node servers get the inspector's sampler, Python ones py-spy. */
 const nodeOrPython = (impl: Implementation) => (impl.language === "python" ? "python" : "node");
@@ -64,6 +69,8 @@ function startCommand(server: Server, ctx: StartContext): Implementation {
   if (server.profile?.kind === "node") {
     impl = { ...impl, start: { ...impl.start, args: ["--import", AGENT, ...impl.start.args] } };
   }
+  // --count instructions: valgrind runs the server itself (inside the limits group and the pinning, not around them).
+  if (ctx.callgrindDir) impl = underCallgrind(impl, ctx.callgrindDir);
   if (ctx.limits) {
     // Created with the first start; a --restart cell's new process joins the same group.
     server.group ??= ctx.limits.create(server.impl.name);
@@ -187,6 +194,8 @@ async function launchServer(server: Server, ctx: StartContext) {
     databaseUrl: server.databaseUrl as string,
     jwtSecret: ctx.jwtSecret,
     logLevel: "silent",
+    // Under callgrind a server starts uninstrumented but several times slower (NestJS: tens of seconds).
+    ...(ctx.callgrindDir ? { timeoutMs: CALLGRIND_START_TIMEOUT_MS } : {}),
     env: {
       DB_POOL_SIZE: String(options.poolSize / options.workers),
       WEB_CONCURRENCY: String(options.workers),

@@ -2,6 +2,7 @@
 // the progress line and its counter of cells).
 import type { LimitGroup } from "../limits.ts";
 import type { LoadGenerator } from "../load/generator.ts";
+import type { InstructionPlan } from "../options/types.ts";
 import type { ProfileKind, Profiler } from "../profile/recorder.ts";
 import type { Progress } from "../progress.ts";
 import type { Pools, ScenarioName } from "../scenarios/catalog.ts";
@@ -74,6 +75,8 @@ export interface RunOptions {
   restart?: "cell" | "run";
   /** Times a disturbed cell is run again (0 in a smoke run). */
   reruns: number;
+  /** --count instructions: each cell counted under callgrind (runner/instructions.ts). */
+  instructions?: InstructionPlan | undefined;
 }
 
 export interface ScenarioRunContext {
@@ -99,6 +102,8 @@ export interface ScenarioRunContext {
   scale?: number;
   /** Whether one more round of this many seconds still fits the run's budget. */
   canExtend?: (seconds: number) => boolean;
+  /** --count instructions: where the servers' callgrind dumps are written. */
+  callgrindDir?: string;
 }
 
 /** What the cells of one scenario share: its name, measured length and planned seconds per cell. */

@@ -1,6 +1,8 @@
 // A measured cell made up for the tests that check summaries, reports and comparisons on known figures: `rps`
 // requests/s over a 5 s run, one core busy (so CPU per request is its inverse), no error; `overrides` for the rest.
-import type { CellResult, Results } from "../../src/results/schema.ts";
+import { aaLines, resolutionOf } from "../../src/analysis/aa.ts";
+import { summarise } from "../../src/analysis/summary.ts";
+import type { CellResult, Results, TargetInfo } from "../../src/results/schema.ts";
 import type { ScenarioName } from "../../src/scenarios/catalog.ts";
 
 export function fakeCell(
@@ -58,3 +60,41 @@ export const fakeRunContext = (): Pick<
   scale: 1,
   verification: [],
 });
+
+/** A target of a made-up run on Node. */
+export const fakeTarget = (name: string, role: TargetInfo["role"], twinOf?: string): TargetInfo => ({
+  name,
+  role,
+  framework: name,
+  variant: "default",
+  language: "typescript",
+  runtime: "node",
+  ...(twinOf ? { twinOf } : {}),
+  versions: {},
+});
+
+/** A made-up run of "hello" (baseline node-http) from its targets and cells: summary and A/A lines derived. */
+export function fakeHelloRun(
+  targets: TargetInfo[],
+  cells: CellResult[],
+  options: Record<string, unknown>,
+  startedAt = "2026-11-29T00:00:00.000Z",
+): Results {
+  const scenarios: Results["scenarios"] = [{ name: "hello", title: "GET /", kind: "framework", baseline: "node-http" }];
+  const summary = summarise(scenarios, targets, cells, []);
+  const aa = aaLines(summary, targets);
+  return {
+    ...fakeRunContext(),
+    startedAt,
+    finishedAt: startedAt,
+    options,
+    rows: { users: 1000, products: 5000, orders: 10000 },
+    targets,
+    scenarios,
+    cells,
+    summary,
+    split: [],
+    aa,
+    resolution: resolutionOf(aa),
+  };
+}

@@ -1,0 +1,56 @@
+// --count instructions end to end: a smoke run of express and the hello baseline (with its A/A twin), each cell a
+// fresh process under callgrind, counted over rounds; results.json and results.md carry the counts and the ratios.
+// One process per target (--repeats 1): most of the time is servers starting under valgrind, and the intervals over
+// processes are instructions.test.ts's, on made-up counts.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { callgrindMissing } from "../src/runner/callgrind.ts";
+import { bench, readResults } from "./support/cli.ts";
+import { scratchDir } from "./support/scratch.ts";
+
+const out = scratchDir("counts");
+const missing = callgrindMissing();
+
+describe.skipIf(missing !== undefined)("pnpm bench --count instructions --smoke", () => {
+  it("counts every target's instructions per request on fresh processes and quotes the ratios in them", async () => {
+    const dir = out("run");
+    const args = ["--count", "instructions", "--smoke", "--repeats", "1", "--impl", "express", "--scenario", "hello"];
+    args.push("--out", dir);
+    const run = await bench(args, { PG_PROVIDER: "embedded", DOCKER_HOST: "unix:///nonexistent/docker.sock" });
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    const results = await readResults(dir);
+    const names = ["node-http", "node-http~aa", "express"];
+    for (const name of names) {
+      const cells = results.cells.filter((c) => c.target === name && c.scenario === "hello");
+      // The cell ran on a process of its own (not the one verified first), its rounds counted.
+      expect(cells, name).toHaveLength(1);
+      expect(cells[0]?.startupMs, `${name}: a fresh process for the cell`).toBeGreaterThan(0);
+      for (const cell of cells) {
+        expect(cell.instructions?.rounds, name).toHaveLength(2);
+        // A Node server's request costs tens of thousands of instructions at least; a count of a handful would mean
+        // the counters were read before the requests ran, or from the wrong process.
+        expect(cell.instructions?.perRequest, name).toBeGreaterThan(10_000);
+      }
+    }
+    const express = results.summary.find((s) => s.target === "express");
+    expect(express).toMatchObject({ status: "ok", headline: "instructions-per-request" });
+    // Express does more per request than raw node:http: its ratio (baseline ÷ express) is below 1.
+    expect(express?.insRatio?.value).toBeLessThan(1);
+    expect(results.aa?.[0]).toMatchObject({ metric: "instructions-per-request", twin: "node-http~aa" });
+    // The twin's count is the baseline's within a few percent even on two cold processes (made-up runs test the rest).
+    const twin = results.summary.find((s) => s.target === "node-http~aa");
+    expect(Math.abs((twin?.insRatio?.value ?? 0) - 1)).toBeLessThan(0.05);
+    const md = await readFile(join(dir, "results.md"), "utf8");
+    expect(md).toContain("## hello — GET / (hello world): instructions per request");
+    expect(md).toContain("instructions per request under valgrind's callgrind");
+  });
+});
+
+describe.skipIf(missing === undefined)("without valgrind", () => {
+  it("says in one line how to install it", async () => {
+    const run = await bench(["--count", "instructions", "--smoke", "--impl", "express", "--scenario", "hello"]);
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain("apt-get install valgrind");
+  });
+});
