@@ -17,7 +17,6 @@ export async function countInstructions(
 ): Promise<CellResult> {
   const started = performance.now();
   const cell = newCell(spec);
-  const plan = ctx.options.instructions as InstructionPlan;
   const pid = spec.target.process?.pid;
   const gone = serverGone(spec.target, cell);
   if (gone || !pid || !ctx.callgrindDir) {
@@ -33,30 +32,45 @@ export async function countInstructions(
     if (scenarios[spec.scenario].writes && spec.target.databaseUrl) {
       await restock(spec.target.databaseUrl, ctx.pools.orderProductIds);
     }
-    show(`warming up (${plan.warmupRequests} requests, not counted)`);
-    const base = { ...loadConfig(spec, ctx), warmupS: 0 };
-    const warm = await ctx.loadGenerator.run({ ...base, requests: plan.warmupRequests });
-    cell.outcome = warm.outcome;
-    judge(cell, 0, ctx.options.smoke);
-    if (cell.failure) return cell;
-    await counter.instrument();
-    const rounds: number[] = [];
-    for (let round = 1; round <= plan.rounds; round++) {
-      show(`counting, round ${round}/${plan.rounds} (${plan.requests} requests)`);
-      await counter.zero();
-      const run = await ctx.loadGenerator.run({ ...base, requests: plan.requests });
-      const instructions = await counter.dump();
-      cell.outcome = run.outcome;
-      judge(cell, 0, ctx.options.smoke);
-      if (cell.failure) return cell;
-      rounds.push(instructions / run.outcome.completed);
-    }
-    const perRequest = rounds.reduce((a, b) => a + b, 0) / rounds.length;
-    cell.instructions = { perRequest, rounds, requests: plan.requests, warmupRequests: plan.warmupRequests };
+    await countedRounds(spec, ctx, cell, counter, show);
   } catch (error) {
     cell.failure = serverGone(spec.target, cell) ?? oneLine((error as Error).message);
   } finally {
     cell.wallS = (performance.now() - started) / 1000;
   }
   return cell;
+}
+
+/** The warm-up, then the rounds, each zeroed, sent and dumped; sets the cell's outcome, failure or instructions. */
+async function countedRounds(
+  spec: CellSpec,
+  ctx: ScenarioRunContext,
+  cell: CellResult,
+  counter: InstructionCounter,
+  show: (phase: string) => void,
+) {
+  const plan = ctx.options.instructions as InstructionPlan;
+  const base = { ...loadConfig(spec, ctx), warmupS: 0 };
+  // Every run is judged like a measured cell's: an unexpected status or a socket error fails the cell.
+  const send = async (requests: number) => {
+    const { outcome } = await ctx.loadGenerator.run({ ...base, requests });
+    cell.outcome = outcome;
+    judge(cell, 0, ctx.options.smoke);
+    return outcome.completed;
+  };
+  show(`warming up (${plan.warmupRequests} requests, not counted)`);
+  await send(plan.warmupRequests);
+  if (cell.failure) return;
+  await counter.instrument();
+  const rounds: number[] = [];
+  for (let round = 1; round <= plan.rounds; round++) {
+    show(`counting, round ${round}/${plan.rounds} (${plan.requests} requests)`);
+    await counter.zero();
+    const completed = await send(plan.requests);
+    const instructions = await counter.dump();
+    if (cell.failure) return;
+    rounds.push(instructions / completed);
+  }
+  const perRequest = rounds.reduce((a, b) => a + b, 0) / rounds.length;
+  cell.instructions = { perRequest, rounds, requests: plan.requests, warmupRequests: plan.warmupRequests };
 }
