@@ -115,5 +115,9 @@ describe("instruction counts in the figures", () => {
     expect(same.changes[0]?.verdict).toMatch(/^(no change|can't tell)/);
     const heavier = compareRuns(run("OLD", countedRun(2)), run("NEW", countedRun(2.2)));
     expect(heavier.changes[0]?.verdict).toBe("slower");
+    const wallClock = { ...countedRun(2), options: { connections: [25], repeats: 3, precision: 0.05 } };
+    expect(() => compareRuns(run("OLD", wallClock), run("NEW", countedRun(2)))).toThrow(
+      "OLD measures requests/s and NEW counts instructions (--count instructions): compare two runs of the same kind",
+    );
   });
 });

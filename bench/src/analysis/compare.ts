@@ -118,6 +118,7 @@ function warningsOf(old: Run, now: Run): string[] {
 
 export function compareRuns(old: Run, now: Run): Comparison {
   refuseDisjoint(old.results, now.results);
+  refuseMixedCounts(old.results, now.results);
   const [before, after] = [comparable(old.results), comparable(now.results)];
   const changes: Change[] = [];
   const notCompared: string[] = [];
@@ -135,6 +136,14 @@ export function compareRuns(old: Run, now: Run): Comparison {
     notCompared,
     warnings: warningsOf(old, now),
   };
+}
+
+/** A run of instruction counts has no requests/s or CPU to set against a wall-clock run's, nor the reverse. */
+function refuseMixedCounts(old: Results, now: Results) {
+  const counts = (r: Results) => Boolean(r.options.instructions);
+  if (counts(old) === counts(now)) return;
+  const kind = (r: Results) => (counts(r) ? "counts instructions (--count instructions)" : "measures requests/s");
+  throw new CompareRefused(`OLD ${kind(old)} and NEW ${kind(now)}: compare two runs of the same kind`);
 }
 
 function refuseDisjoint(old: Results, now: Results) {
