@@ -37,10 +37,10 @@ describe.skipIf(missing !== undefined)("pnpm bench --count instructions --smoke"
     expect(express).toMatchObject({ status: "ok", headline: "instructions-per-request" });
     // Express does more per request than raw node:http: its ratio (baseline ÷ express) is below 1.
     expect(express?.insRatio?.value).toBeLessThan(1);
+    // The A/A line is in instructions. Its value is not checked here: after a smoke's 300 requests of warm-up V8 is
+    // still compiling on background threads, and how many requests run before the optimised code is in depends on
+    // the machine's load (a CI run saw the twin 27% off the baseline); made-up counts test the line's arithmetic.
     expect(results.aa?.[0]).toMatchObject({ metric: "instructions-per-request", twin: "node-http~aa" });
-    // The twin's count is the baseline's within a few percent even on two cold processes (made-up runs test the rest).
-    const twin = results.summary.find((s) => s.target === "node-http~aa");
-    expect(Math.abs((twin?.insRatio?.value ?? 0) - 1)).toBeLessThan(0.05);
     const md = await readFile(join(dir, "results.md"), "utf8");
     expect(md).toContain("## hello — GET / (hello world): instructions per request");
     expect(md).toContain("instructions per request under valgrind's callgrind");
