@@ -1,5 +1,5 @@
 // A target's ratios to a baseline from raw cells: which cells count, how they pair, the intervals, and which of
-// throughput or CPU per request to quote.
+// throughput, CPU per request or instructions per request to quote.
 import type { CellResult, SummaryRow } from "../results/schema.ts";
 import type { ScenarioName } from "../scenarios/types.ts";
 import { type Interval, pairedInterval, productInterval } from "../stats.ts";

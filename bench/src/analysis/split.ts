@@ -1,7 +1,7 @@
 // The framework × data-access split of a database scenario's figures (see SplitRow).
 import { layerKey } from "../results/runtime.ts";
 import type { CellResult, ScenarioInfo, SplitRow, SummaryRow, TargetInfo } from "../results/schema.ts";
-import { countedCells, headlineOf, ratiosOf } from "./ratios.ts";
+import { countedCells, headlineOf, ratioIn, ratiosOf } from "./ratios.ts";
 
 /** The framework / data-access split of every implementation on every database scenario that has a layer for it. */
 export function splitCosts(
@@ -54,9 +54,12 @@ function splitRowOf(
     dataAccessCpu: own ? layerRow.runtimeCpuRatio : layerRow.cpuRatio,
     ...(headline.headline === "instructions-per-request"
       ? {
-          totalIns: (own ? row.runtimeInsRatio : row.insRatio) ?? framework.ins,
+          totalIns: ratioIn(own ? { ...row, insRatio: row.runtimeInsRatio } : row, "instructions-per-request"),
           frameworkIns: framework.ins,
-          dataAccessIns: (own ? layerRow.runtimeInsRatio : layerRow.insRatio) ?? framework.ins,
+          dataAccessIns: ratioIn(
+            own ? { ...layerRow, insRatio: layerRow.runtimeInsRatio } : layerRow,
+            "instructions-per-request",
+          ),
         }
       : {}),
     headline: headline.headline,

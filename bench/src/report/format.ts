@@ -56,8 +56,8 @@ export const esc = (text: string) =>
 export const escapeCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /**
- * A row's ratio cells, throughput, CPU per request, then instructions per request against its baseline (`1.00×` on the baseline's own row);
- * `emphasise` marks the one to quote.
+ * A row's ratio cells against its baseline, throughput, CPU per request, then instructions per request (`1.00×` on
+ * the baseline's own row); `emphasise` marks the one to quote.
  */
 export function ratioCells(row: SummaryRow, emphasise: (text: string) => string): [string, string, string] {
   if (row.target === row.baseline) return ["1.00×", "1.00×", "1.00×"];
