@@ -124,6 +124,29 @@ export function pairedInterval(values: readonly number[], baselines: readonly nu
   };
 }
 
+/** A mean difference with its 95% interval, in the unit of what was subtracted (not relative, unlike Interval). */
+export interface MeanDifference {
+  mean: number;
+  low: number;
+  high: number;
+  n: number;
+}
+
+/** The 95% interval of values[i] − baselines[i] (Student's t); pairs missing a side skipped. */
+export function pairedDifference(values: readonly number[], baselines: readonly number[]): MeanDifference {
+  const diffs: number[] = [];
+  for (let i = 0; i < Math.min(values.length, baselines.length); i++) {
+    const d = (values[i] as number) - (baselines[i] as number);
+    if (Number.isFinite(d)) diffs.push(d);
+  }
+  const n = diffs.length;
+  const mean = n === 0 ? Number.NaN : diffs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, low: Number.NaN, high: Number.NaN, n };
+  const variance = diffs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
+  const half = tQuantile975(n - 1) * Math.sqrt(variance / n);
+  return { mean, low: mean - half, high: mean + half, n };
+}
+
 /**
  * The product of two independent ratios (a ÷ b from one set of pairs, b ÷ c from another) with its 95% interval:
  * the logarithms add, so do their variances; the degrees of freedom are Welch–Satterthwaite's.

@@ -26,7 +26,9 @@ describe("--count instructions", () => {
   it("estimates a run from its cells' starts, warm-up and counted rounds, not from seconds of load", () => {
     const { min } = estimateRun(parse("--count", "instructions", "--impl", "express", "--scenario", "hello"));
     // node-http, its twin and express, three processes each.
-    const cells = 9 * countedCellSeconds(DEFAULT_INSTRUCTION_PLAN);
+    const cells = 9 * countedCellSeconds(DEFAULT_INSTRUCTION_PLAN, "framework");
+    // A database scenario's request costs several times a hello's: its cells are planned longer.
+    expect(countedCellSeconds(DEFAULT_INSTRUCTION_PLAN, "database")).toBeGreaterThan((3 * cells) / 9);
     expect(min).toBeGreaterThan(cells);
     expect(min).toBeLessThan(cells + 120);
   });
@@ -106,6 +108,18 @@ describe("instruction counts in the figures", () => {
     expect(md).toContain("## hello — GET /: instructions per request");
     expect(md).toMatch(/\| express \| 140,\d{3} \(\d{3},\d{3}–\d{3},\d{3}\) \| 0\.50× /);
     expect(md).toContain("not its throughput");
+  });
+
+  it("says how many instructions per request a framework adds to its runtime's raw server, with its interval", () => {
+    const express = countedRun(2).summary.find((s) => s.target === "express");
+    // express is 2 × node-http process by process (±0.2%): it adds node-http's own count, ~70,000, within ±0.5%.
+    expect(express?.insAdded?.mean).toBeCloseTo(70_080, -2);
+    expect(express?.insAdded?.n).toBe(3);
+    expect(express?.insAdded?.low).toBeGreaterThan(69_500);
+    expect(express?.insAdded?.high).toBeLessThan(70_600);
+    expect(renderMarkdown(countedRun(2))).toMatch(
+      /\| express \| .* \| \+70,\d{3} \(\+69,\d{3} to \+70,\d{3}\) \| ±1\.0% \|/,
+    );
   });
 
   it("--compare says can't tell or no change for a run against itself, and slower for 10% more instructions", () => {

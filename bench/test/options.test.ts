@@ -104,7 +104,9 @@ describe("options", () => {
     expect(parse("--target", "express=http://127.0.0.1:3000").pairing).toBe("sequential");
     expect(parse("--disturb", "2").disturb).toBe(2);
     expect(() => parse("--disturb", "0")).toThrow(/--disturb must be an integer from 1 to 16/);
-    expect(parse("--handicap-twin").handicapTwin).toBe(true);
+    expect(parse("--handicap", "twin,express").handicap).toEqual(["twin", "express"]);
+    expect(() => parse("--handicap", "hono")).toThrow(/--handicap hono: not an implementation this run measures/);
+    expect(() => parse("--impl", "elysia", "--handicap", "elysia")).toThrow(/for Node servers only/);
     // Every server settles under load before a scenario's first round; a smoke run compares nothing.
     expect(parse().settleS).toBe(5);
     expect(parse("--smoke").settleS).toBe(0);
@@ -114,7 +116,7 @@ describe("options", () => {
     expect(targetsOfScenario(parse("--target", "express=http://127.0.0.1:3000"), "hello")).not.toContain(
       "node-http~aa",
     );
-    expect(() => parse("--target", "express=http://127.0.0.1:3000", "--handicap-twin")).toThrow(/not with --target/);
+    expect(() => parse("--target", "express=http://127.0.0.1:3000", "--handicap", "twin")).toThrow(/not with --target/);
   });
 
   it("--restart: a fresh process per cell by default in a measuring run; once per run where a cell cannot have one", () => {

@@ -110,7 +110,7 @@ describe.skipIf(noGroups !== undefined)("--pairing duet", () => {
 
   it("fails its precision check when one copy of the A/A pair is slowed on purpose", async () => {
     const out = scratch("handicap");
-    const run = await bench(["--pairing", "duet", "--handicap-twin", ...SHORT_HELLO, "--out", out]);
+    const run = await bench(["--pairing", "duet", "--handicap", "twin", ...SHORT_HELLO, "--out", out]);
     expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/FAILED: A\/A check on hello @100: node-http~aa ÷ node-http = 0\.\d+× .* excludes 1/);
     const line = (await read(out)).aa?.[0];
@@ -127,7 +127,7 @@ describe("--pairing sequential", () => {
     // cells are run again (--reruns' default): kept as measured, beside pnpm test's other files and a niced package
     // install, they once left the slowed twin inside a ±94% interval.
     const run = await bench([
-      ...["--pairing", "sequential", "--restart", "run", "--handicap-twin", ...SHORT_HELLO, "--out", out],
+      ...["--pairing", "sequential", "--restart", "run", "--handicap", "twin", ...SHORT_HELLO, "--out", out],
     ]);
     expect(run.code, run.output).toBe(1);
     const results = await read(out);

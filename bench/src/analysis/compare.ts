@@ -1,6 +1,8 @@
 // Did a change make it slower? Absolute requests/s do not travel across runs (another machine, another load); each
 // target's ratio to its baseline in the same run does. So NEW's headline ratio is divided by OLD's, the intervals
 // combined, and the verdict read against the band both runs' A/A lines can resolve.
+import { planText } from "../options/instructions.ts";
+import type { InstructionPlan } from "../options/types.ts";
 import type { Results, SummaryRow } from "../results/schema.ts";
 import { differenceOf, type Interval } from "../stats.ts";
 import { bandOf } from "./aa.ts";
@@ -92,13 +94,19 @@ function comparable(r: Results) {
   return new Map(rows.map((s) => [`${s.target} on ${s.scenario} at ${s.connections} connections`, s]));
 }
 
+/** A count run's plan (its warm-up and rounds move a cold process's count), or a wall-clock run's cell length. */
+function measuredBy(r: Results): string {
+  const plan = r.options.instructions as InstructionPlan | null | undefined;
+  return plan ? `instructions, ${planText(plan)}` : `requests/s, ${r.options.durationS} s`;
+}
+
 /** How a run was measured, as far as it moves ratios: side by side in the header, a warning where the runs differ. */
 export const SETUP: Array<[string, (r: Results) => string]> = [
   ["machine", (r) => `${r.machine.cpuModel}, ${r.machine.logicalCpus} logical CPUs`],
   ["Node", (r) => r.versions.node ?? r.machine.node],
   ["pairing", (r) => r.pairing ?? "sequential"],
   ["connections", (r) => String(r.options.connections)],
-  ["duration", (r) => `${r.options.durationS} s`],
+  ["measured", measuredBy],
 ];
 
 /** What differs between the runs' setups that moves ratios too, and A/A lines that did not hold. */

@@ -2,7 +2,7 @@
 // throughput, CPU per request or instructions per request to quote.
 import type { CellResult, SummaryRow } from "../results/schema.ts";
 import type { ScenarioName } from "../scenarios/types.ts";
-import { type Interval, pairedInterval, productInterval } from "../stats.ts";
+import { type Interval, type MeanDifference, pairedDifference, pairedInterval, productInterval } from "../stats.ts";
 
 /** The load generator's CPU (fraction of one core) from which a figure is flagged as possibly capped by it. */
 export const LOADGEN_SATURATION = 0.9;
@@ -57,6 +57,12 @@ function paired(a: CellResult[], b: CellResult[], pick: (c: CellResult) => numbe
     baselines.push(pick(other) ?? Number.NaN);
   }
   return { values, baselines };
+}
+
+/** The instructions per request a target adds to a baseline, paired like the ratios. */
+export function addedInstructions(own: CellResult[], base: CellResult[]): MeanDifference {
+  const ins = paired(own, base, insOf);
+  return pairedDifference(ins.values, ins.baselines);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { runtimeOf } from "../results/runtime.ts";
 import type { CellResult, ScenarioInfo, SummaryRow, TargetInfo, VerificationRecord } from "../results/schema.ts";
 import { pairedInterval, ratio, spread } from "../stats.ts";
-import { countedCells, cpuOf, fig, headlineOf, insOf, ratiosTo, rpsOf } from "./ratios.ts";
+import { addedInstructions, countedCells, cpuOf, fig, headlineOf, insOf, ratiosTo, rpsOf } from "./ratios.ts";
 
 /** The reference baseline's cells at one scenario and connection count, and the medians other rows are taken to. */
 interface Reference {
@@ -153,6 +153,7 @@ function ratioFields(at: Place, target: TargetInfo, counted: CellResult[]) {
           insRatio: ratios.ins,
           runtimeInsRatio: runtimeRatios.ins,
           instructionsPerRequest: spread(fig(counted, insOf)),
+          insAdded: addedInstructions(counted, same ? reference.cells : runtimeCells),
         }
       : {}),
   };

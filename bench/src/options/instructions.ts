@@ -11,13 +11,14 @@ export const COUNTS = ["instructions"] as const;
  * processes agreed within 0.3–1.1% on hello; the rounds of one process within ±2–5% (a major GC lands in one round,
  * not another), so a cell's figure is its rounds' mean and the intervals are taken across processes.
  */
-export const DEFAULT_INSTRUCTION_PLAN: InstructionPlan = { warmupRequests: 20_000, requests: 10_000, rounds: 3 };
+export const DEFAULT_INSTRUCTION_PLAN: InstructionPlan = { warmupRequests: 20_000, requests: 2_000, rounds: 4 };
 /** A smoke run checks the mode works end to end, nothing more. */
 export const SMOKE_INSTRUCTION_PLAN: InstructionPlan = { warmupRequests: 300, requests: 200, rounds: 2 };
 
 /** The instruction plan of `--count instructions`, or undefined without it; throws on what cannot go with it. */
 export function instructionPlanOf(
   raw: string | undefined,
+  plan: string | undefined,
   run: {
     smoke: boolean;
     remote: boolean;
@@ -29,7 +30,10 @@ export function instructionPlanOf(
     restart: string | undefined;
   },
 ): InstructionPlan | undefined {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) {
+    if (plan !== undefined) throw new UsageError("--count-plan goes with --count instructions");
+    return undefined;
+  }
   if (!(COUNTS as readonly string[]).includes(raw)) {
     throw new UsageError(`--count must be one of ${COUNTS.join(", ")}, got "${raw}"`);
   }
@@ -42,5 +46,23 @@ export function instructionPlanOf(
     run.restart === "run" ? "--restart run (every cell is a fresh process under callgrind)" : "",
   ].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`--count instructions cannot be combined with ${clash.join(", ")}`);
+  if (plan !== undefined) return parseInstructionPlan(plan);
   return run.smoke ? SMOKE_INSTRUCTION_PLAN : DEFAULT_INSTRUCTION_PLAN;
+}
+
+/** A plan as `--count-plan` takes it. */
+export function planText(plan: InstructionPlan): string {
+  return `${plan.warmupRequests}+${plan.rounds}x${plan.requests}`;
+}
+
+/** `--count-plan W+RxN`: W requests of warm-up, then R rounds of N counted requests (e.g. `20000+3x10000`). */
+export function parseInstructionPlan(text: string): InstructionPlan {
+  const parts = /^(\d+)\+(\d+)x(\d+)$/.exec(text.replaceAll("_", "").replaceAll(",", ""));
+  const plan = parts && { warmupRequests: Number(parts[1]), rounds: Number(parts[2]), requests: Number(parts[3]) };
+  if (!plan || plan.rounds < 1 || plan.requests < 1) {
+    throw new UsageError(
+      `--count-plan must be WARMUP+ROUNDSxREQUESTS, at least one round of one request (e.g. 20000+3x10000), got "${text}"`,
+    );
+  }
+  return plan;
 }

@@ -56,12 +56,10 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     rates: load.rates !== undefined,
     slo: load.slo !== undefined,
   });
-  const handicapTwin = values["handicap-twin"] === true;
-  if (handicapTwin && remote.targets.length > 0)
-    throw new UsageError("--handicap-twin starts the A/A twin: not with --target");
+  const handicap = handicapOf(values, remote.impls, remote.targets.length > 0);
   if (remote.impls.length === 0 && remote.targets.length === 0)
     throw new UsageError("no implementations are registered (packages/harness/src/implementations.ts)");
-  const instructions = instructionPlanOf(strOf(values)("count"), {
+  const instructions = instructionPlanOf(strOf(values)("count"), strOf(values)("count-plan"), {
     smoke,
     remote: remote.targets.length > 0,
     duet: pairing.pairing === "duet",
@@ -102,7 +100,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     // Relative to where `pnpm bench` was typed (pnpm runs the script in bench/ and says where it was called from).
     outDir: out === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), out),
     disturb: integerOption(values, "disturb", 1, 16, undefined),
-    handicapTwin,
+    handicap,
     restart,
     instructions,
     ...counted,
@@ -344,4 +342,19 @@ function loadShape(values: Values, scenarioNames: ScenarioName[], connections: n
     );
   }
   return { rate, rates, slo, pipelining };
+}
+
+/** --handicap: measured Node implementations by name, or `twin` (every A/A twin); the bench must start them. */
+function handicapOf(values: Values, impls: Implementation[], remote: boolean): string[] {
+  const raw = strOf(values)("handicap");
+  if (raw === undefined) return [];
+  const names = list("handicap", raw);
+  if (remote) throw new UsageError("--handicap starts servers with V8 flags: not with --target");
+  for (const name of names) {
+    if (name === "twin") continue;
+    const impl = impls.find((i) => i.name === name);
+    if (!impl) throw new UsageError(`--handicap ${name}: not an implementation this run measures (or twin)`);
+    if (impl.runtime !== "node") throw new UsageError(`--handicap ${name}: its flags are V8's, for Node servers only`);
+  }
+  return names;
 }

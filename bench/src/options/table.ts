@@ -3,6 +3,7 @@
 import { implementations, optionsConfig } from "@api-ref/harness";
 import type { Pairing } from "../results/schema.ts";
 import { SCENARIO_NAMES } from "../scenarios/catalog.ts";
+import { DEFAULT_INSTRUCTION_PLAN, planText, SMOKE_INSTRUCTION_PLAN } from "./instructions.ts";
 import { type BenchOptions, CONNECTION_CHOICES, type Restart } from "./types.ts";
 
 /** The implementations a default run measures: the design's core set (--all or --impl for the others). */
@@ -311,10 +312,23 @@ export const TABLE = {
     ],
     record: (o) => ({ instructions: o.instructions ?? null }),
   },
-  "handicap-twin": {
-    kind: "flag",
-    help: ["start the A/A twin with V8's optimising compilers off: the run must then fail its A/A check"],
-    record: (o) => ({ handicapTwin: o.handicapTwin }),
+  "count-plan": {
+    kind: "value",
+    arg: "W+RxN",
+    help: [
+      "--count instructions: W requests of warm-up (not counted), then R rounds of N counted",
+      `requests each (default ${planText(DEFAULT_INSTRUCTION_PLAN)}; smoke ${planText(SMOKE_INSTRUCTION_PLAN)};`,
+      "recorded with --count)",
+    ],
+  },
+  handicap: {
+    kind: "value",
+    arg: "NAME[,NAME...]",
+    help: [
+      "start these Node servers with V8's optimising compilers off (measured implementations, or",
+      "twin for the A/A twins): the A/A check must then fail, --compare must say slower",
+    ],
+    record: (o) => ({ handicap: o.handicap }),
   },
   compare: {
     kind: "elsewhere",

@@ -79,8 +79,11 @@ export interface BenchOptions {
   settleS: number;
   /** --disturb N: N synthetic CPU hogs during the run (the precision study's disturbance); undefined: none. */
   disturb: number | undefined;
-  /** --handicap-twin: the A/A twin runs with V8's optimising compilers off, to show that the A/A check catches a slowed copy. */
-  handicapTwin: boolean;
+  /**
+   * --handicap: servers that run with V8's optimising compilers off (measured implementations by name, `twin` for every
+   * A/A twin): a copy made slower on purpose, to show that the A/A check and --compare catch it.
+   */
+  handicap: string[];
   /**
    * When servers are started: once for the whole run (`run`), or anew before every measured cell (`cell`), so that
    * each repeat samples a new process and the intervals carry the process-to-process variation (runner/restart.ts).

@@ -21,7 +21,8 @@ const CHANGES_HEAD = [
 
 const EXPLANATION = [
   "Each figure is a target's ratio to its baseline in the same run (requests/s: target ÷ baseline;",
-  "CPU per request: baseline ÷ target; above 1 is better in both), since absolute figures do not travel across runs.",
+  "CPU and instructions per request: baseline ÷ target; above 1 is better in all), since absolute figures do not",
+  "travel across runs.",
   "NEW ÷ OLD above 1: the target gained on its baseline. Its 95% interval combines both runs' on the log scale;",
   "faster or slower when the whole interval lies on one side of 1 and the change is beyond the band both runs'",
   "A/A lines (at least their precision) can resolve; no change when it is within that band;",

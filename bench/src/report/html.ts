@@ -375,7 +375,7 @@ const SPLIT_ABOUT = [
   "Each implementation's figure on a database scenario as a ratio to the raw baseline of its own runtime",
   "(node-http-pg; bun-http-pg on Bun), split into framework (implementation ÷ the same data access without a",
   "framework) × data access (that ÷ the raw baseline); 95% confidence intervals; requests/s, or CPU per request",
-  "where the load generator saturated.",
+  "where the load generator saturated, or instructions per request in a --count instructions run.",
 ].join(" ");
 const SPLIT_HEAD = ["scenario", "implementation", "total", "framework", "data access", "ratio of"];
 

@@ -23,7 +23,9 @@ export const INSTRUCTION_COLUMNS = [
   "(min–max in brackets); × baseline is the baseline's instructions per request over the row's (below 1: the row",
   "costs more), the geometric mean of the ratios paired process by process, with its 95% confidence interval",
   "(Student's t on the logarithms), and precision that interval's half-width; × own runtime's baseline the same",
-  "against the raw server of the row's runtime; rounds within a process is the widest distance of one round from its",
+  "against the raw server of the row's runtime; added to own runtime's baseline is the instructions per request the",
+  "row costs on top of that raw server (its framework's and data access's own work: the row's count minus the",
+  "baseline's, paired process by process, mean and 95% interval); rounds within a process is the widest distance of one round from its",
   "process's mean (a major garbage collection lands in one round and not another: the reason a cell counts several).",
   "A count leaves out the kernel, cache and memory stalls and PostgreSQL: the run's requests/s under valgrind are in",
   "results.json and are not the servers' throughput.",
@@ -36,10 +38,20 @@ const HEADER = [
   "precision",
   "runtime",
   "× own runtime's baseline (95% CI)",
+  "added to own runtime's baseline (95% CI)",
   "rounds within a process",
   "non-2xx / errors",
 ];
-const RULE = "|---|--:|--:|--:|---|--:|--:|--:|";
+const RULE = "|---|--:|--:|--:|---|--:|--:|--:|--:|";
+
+/** The instructions per request a row adds to its runtime's raw server: `+112,345 (111,900–112,800)`. */
+function addedCell(row: SummaryRow): string {
+  const added = row.insAdded;
+  if (!added || !Number.isFinite(added.mean) || row.target === row.runtimeBaseline) return "–";
+  const signed = (n: number) => `${n < 0 ? "−" : "+"}${num(Math.abs(n))}`;
+  const range = Number.isFinite(added.low) ? ` (${signed(added.low)} to ${signed(added.high)})` : "";
+  return `${signed(added.mean)}${range}`;
+}
 
 /** The widest spread of one process's rounds around their mean, over the row's processes (±%). */
 function roundSpread(cells: readonly CellResult[]): string {
@@ -56,7 +68,7 @@ function instructionRow(r: Results, row: SummaryRow, targets: readonly TargetInf
   const name = role ? `*${escapeCell(row.target)}* (${role})` : escapeCell(row.target);
   const errors = `${row.non2xx} / ${row.errors}`;
   if (row.status === "failed") {
-    return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | ${row.runtime} | – | – | ${errors} |`;
+    return `| ${name} | **FAILED**: ${escapeCell(row.failure ?? "")} | – | – | ${row.runtime} | – | – | – | ${errors} |`;
   }
   const cells = r.cells.filter(
     (c) => c.scenario === row.scenario && c.connections === row.connections && c.target === row.target,
@@ -70,6 +82,7 @@ function instructionRow(r: Results, row: SummaryRow, targets: readonly TargetInf
     row.target === row.baseline || !ratio ? "–" : `${precisionOf(ratio)}, n=${ratio.n}`,
     row.runtime,
     runtimeRatioCell(row).replace(" instructions/req", ""),
+    addedCell(row),
     roundSpread(cells),
     errors,
   ]

@@ -136,7 +136,8 @@ const SPLIT_ABOUT = [
   "(node-http-prisma: raw node:http calling packages/data-access; bun-http-prisma on Bun),",
   "**data access** = that ÷ the raw baseline. framework × data access = total.",
   "The ratio quoted is requests/s, or server CPU per request (baseline ÷ implementation) where the load generator",
-  "saturated; 95% confidence intervals in brackets.",
+  "saturated, or instructions per request (baseline ÷ implementation) in a --count instructions run; 95% confidence",
+  "intervals in brackets.",
 ].join(" ");
 
 /** The first table: each implementation's database figure as framework cost × data-access cost. */

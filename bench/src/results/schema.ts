@@ -4,7 +4,7 @@ import type { LoadOutcome } from "../load/outcome.ts";
 import type { MachineInfo } from "../proc.ts";
 import type { ProfileSummary } from "../profile/recorder.ts";
 import type { ScenarioKind, ScenarioName } from "../scenarios/types.ts";
-import type { Interval, Spread } from "../stats.ts";
+import type { Interval, MeanDifference, Spread } from "../stats.ts";
 import type { Verification } from "../verify.ts";
 
 /** --slo: a latency bound, one probe of the search for the highest rate keeping it, and what the search found. */
@@ -173,6 +173,11 @@ export interface SummaryRow {
   runtimeInsRatio?: Interval;
   /** --count instructions: instructions per request over the repeats (each a process's rounds' mean). */
   instructionsPerRequest?: Spread;
+  /**
+   * --count instructions: the instructions per request this row adds to the raw server of its runtime (its own
+   * runtime's baseline), paired process by process: what the framework (and data access) itself costs.
+   */
+  insAdded?: MeanDifference;
   /**
    * Which ratio to quote: throughput, unless the load generator saturated (≥ LOADGEN_SATURATION) beside this target
    * or its baseline (then requests/s is its limit, and CPU per request, which does not depend on it, is quoted).

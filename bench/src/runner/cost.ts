@@ -3,6 +3,7 @@
 import { measurementsPerRound, targetsOfScenario } from "../baselines.ts";
 import type { BenchOptions, InstructionPlan } from "../options/types.ts";
 import { connectionsFor, type ScenarioName, scenarios } from "../scenarios/catalog.ts";
+import type { ScenarioKind } from "../scenarios/types.ts";
 import { PLANNED_PROBES } from "./capacity.ts";
 import type { RunOptions, ScenarioPlan } from "./types.ts";
 
@@ -18,16 +19,22 @@ export const RESTART_OVERHEAD_S = 0.7;
 const SMOKE_SCRYPT_S = 1;
 
 /**
- * --count instructions, rough figures of a Node server on this VM: a start under valgrind (5 s raw node:http, 25 s
- * NestJS), requests at about 2,000/s uninstrumented and 600/s counted (runner/instructions.ts).
+ * --count instructions, what a cell took on this VM (bench/results/2026-11-29-instructions): a start under valgrind
+ * (5 s raw node:http, 14 s NestJS), then requests at about 1,000/s uninstrumented and 500/s counted on the framework
+ * scenarios (≈ 40 s a cell at the default plan), 400/s and 90/s on the database ones (≈ 150 s: a request there costs
+ * 0.5–1.1 million instructions, several times a hello's).
  */
-const CALLGRIND_START_S = 12;
-const UNCOUNTED_PER_S = 2_000;
-const COUNTED_PER_S = 600;
+const CALLGRIND_START_S = 10;
+const REQUESTS_PER_S = {
+  framework: { uncounted: 1_000, counted: 500 },
+  database: { uncounted: 400, counted: 90 },
+} as const;
 
 /** A counted cell's planned seconds: its fresh start, its warm-up and its rounds. */
-export const countedCellSeconds = (plan: InstructionPlan) =>
-  CALLGRIND_START_S + plan.warmupRequests / UNCOUNTED_PER_S + (plan.rounds * plan.requests) / COUNTED_PER_S;
+export function countedCellSeconds(plan: InstructionPlan, kind: ScenarioKind): number {
+  const rate = REQUESTS_PER_S[kind];
+  return CALLGRIND_START_S + plan.warmupRequests / rate.uncounted + (plan.rounds * plan.requests) / rate.counted;
+}
 
 /** Cells planned per target and connection count (the --slo search is planned at its usual length). */
 export function plannedCellsPerTarget(options: RunOptions): number {
@@ -52,7 +59,12 @@ export function cellSeconds(warmupS: number, durationS: number, fresh?: { settle
 /** A scenario's cells: their warm-up, measured seconds and planned cost (runner/repeats.ts's plan). */
 export function planScenario(name: ScenarioName, options: RunOptions): ScenarioPlan {
   if (options.instructions) {
-    return { name, warmupS: 0, durationS: 0, cellSeconds: countedCellSeconds(options.instructions) };
+    return {
+      name,
+      warmupS: 0,
+      durationS: 0,
+      cellSeconds: countedCellSeconds(options.instructions, scenarios[name].kind),
+    };
   }
   const durationS = measuredSeconds(name, options);
   const fresh =
@@ -135,7 +147,7 @@ function estimateOneScale(bench: BenchOptions): { min: number; max: number } {
     ...(fresh ? { settleS: bench.settleS, restartS: RESTART_OVERHEAD_S } : { settleS: settleSeconds(bench, s, false) }),
     connections: connectionsFor(scenarios[s], bench.connections).length,
     durationS: measuredSeconds(s, bench),
-    ...(bench.instructions ? { cellS: countedCellSeconds(bench.instructions) } : {}),
+    ...(bench.instructions ? { cellS: countedCellSeconds(bench.instructions, scenarios[s].kind) } : {}),
   }));
   const everyTarget = new Set(bench.scenarios.flatMap((s) => targetsOfScenario(bench, s))).size;
   // A ramp runs one cell per rate instead of the repeats; --slo adds its probes (about a dozen) to them.

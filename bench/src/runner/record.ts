@@ -23,7 +23,7 @@ import type { Pinning } from "./pinning.ts";
 const RECORDED_ORDER = [
   ...["impls", "scenarios", "connections", "durationS", "warmupS", "settleS", "restart", "budgetMinutes"],
   ...["repeats", "maxRepeats", "precision", "confidenceInterval", "workers", "pairing", "duetCpus", "duetPeriodUs"],
-  ...["disturb", "handicapTwin", "targets", "rate", "rates", "slo", "cpus", "memoryBytes", "pipelining", "scale"],
+  ...["disturb", "handicap", "targets", "rate", "rates", "slo", "cpus", "memoryBytes", "pipelining", "scale"],
   "scales",
   ...["poolSize", "poolPerWorker", "verifySample", "smoke", "all", "pin", "loadTimeoutS"],
   ...["loadGeneratorSaturationThreshold", "disturbanceCores"],

@@ -50,7 +50,7 @@ export function withWorkers(impl: Implementation, workers: number): Implementati
 }
 const CLUSTER_PRIMARY = join(REPO_ROOT, "bench", "src", "cluster.ts");
 
-/** --handicap-twin: V8's interpreter only (--jitless would also stop the WebAssembly of Node's type stripping). */
+/** --handicap: V8's interpreter only (--jitless would also stop the WebAssembly of Node's type stripping). */
 const HANDICAP = ["--no-opt", "--no-maglev", "--no-sparkplug"];
 
 const CALLGRIND_START_TIMEOUT_MS = 180_000;
@@ -58,11 +58,13 @@ const CALLGRIND_START_TIMEOUT_MS = 180_000;
 /** Node servers get the inspector's sampler, Python ones py-spy. */
 const nodeOrPython = (impl: Implementation) => (impl.language === "python" ? "python" : "node");
 
+const handicapped = (server: Server, names: string[]) => names.includes(server.info.twinOf ? "twin" : server.impl.name);
+
 /** The command a server starts with: its workers, inside its limits group, pinned to the server's core. */
 function startCommand(server: Server, ctx: StartContext): Implementation {
   let impl = withWorkers(server.impl, ctx.options.workers);
-  // --handicap-twin: the A/A twin with V8's optimising compilers off (slower per request): the A/A check must see it.
-  if (ctx.options.handicapTwin && server.info.twinOf) {
+  // --handicap: a server with V8's optimising compilers off (slower per request): the A/A check and --compare must see it.
+  if (handicapped(server, ctx.options.handicap)) {
     impl = { ...impl, start: { ...impl.start, args: [...HANDICAP, ...impl.start.args] } };
   }
   // --profile: the sampling profiler's agent is loaded into the Node server itself (started and stopped by SIGUSR2).
